@@ -1,0 +1,130 @@
+//! The catalogue of CTP tool definitions embedded at build time, looked up by id.
+
+use crate::ctp::ToolDefinition;
+use std::sync::OnceLock;
+
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/catalogue_files.rs"));
+}
+
+/// One embedded definition file: its path under `catalogue/` and its text.
+#[derive(Debug, Clone, Copy)]
+pub struct SourceFile {
+    pub path: &'static str,
+    pub text: &'static str,
+}
+
+impl SourceFile {
+    /// The tool id this file should define, taken from its file name.
+    pub fn id(&self) -> &'static str {
+        let name = self.path.rsplit('/').next().unwrap_or(self.path);
+        name.strip_suffix(".json").unwrap_or(name)
+    }
+
+    /// The category folder the file sits in.
+    pub fn category(&self) -> &'static str {
+        self.path.split('/').next().unwrap_or("")
+    }
+
+    pub fn parse(&self) -> Result<ToolDefinition, String> {
+        serde_json::from_str(self.text).map_err(|e| format!("catalogue/{}: {e}", self.path))
+    }
+}
+
+pub fn sources() -> impl Iterator<Item = SourceFile> {
+    embedded::FILES.iter().map(|(path, text)| SourceFile { path, text })
+}
+
+struct Loaded {
+    tools: Vec<ToolDefinition>,
+    errors: Vec<String>,
+}
+
+fn loaded() -> &'static Loaded {
+    static LOADED: OnceLock<Loaded> = OnceLock::new();
+    LOADED.get_or_init(|| {
+        let mut tools = Vec::new();
+        let mut errors = Vec::new();
+        for src in sources() {
+            match src.parse() {
+                Ok(def) => tools.push(def),
+                Err(e) => errors.push(e),
+            }
+        }
+        tools.sort_by(|a, b| a.id.cmp(&b.id));
+        Loaded { tools, errors }
+    })
+}
+
+/// Every definition that parses, sorted by id.
+pub fn all() -> &'static [ToolDefinition] {
+    &loaded().tools
+}
+
+/// Embedded files that do not parse as definitions (empty in a healthy build).
+pub fn load_errors() -> &'static [String] {
+    &loaded().errors
+}
+
+/// Looks up one tool by id, parsing only its own file.
+pub fn get(id: &str) -> Option<ToolDefinition> {
+    sources()
+        .find(|s| s.id() == id)
+        .and_then(|s| s.parse().ok())
+        .filter(|d| d.id == id)
+}
+
+pub fn ids() -> impl Iterator<Item = &'static str> {
+    sources().map(|s| s.id())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ctp::rules;
+
+    #[test]
+    fn every_file_parses_and_is_named_after_its_id_and_category() {
+        assert!(load_errors().is_empty(), "{:#?}", load_errors());
+        for src in sources() {
+            let def = src.parse().unwrap();
+            assert_eq!(def.id, src.id(), "catalogue/{} defines '{}'", src.path, def.id);
+            assert_eq!(def.category, src.category(), "catalogue/{} is in the wrong folder", src.path);
+        }
+    }
+
+    #[test]
+    fn every_definition_follows_the_ctp_rules() {
+        let problems = rules::check_catalogue(all());
+        assert!(problems.is_empty(), "{problems:#?}");
+    }
+
+    #[test]
+    fn every_definition_has_keywords_and_an_implementation() {
+        for def in all() {
+            assert!(!def.keywords.is_empty(), "{} has no keywords", def.id);
+            assert!(crate::tools::implementation(&def.id).is_some(), "{} has no implementation", def.id);
+        }
+        for id in crate::tools::implemented_ids() {
+            assert!(get(id).is_some(), "{id} is implemented but not in the catalogue");
+        }
+    }
+
+    #[test]
+    fn every_example_output_is_reproduced() {
+        for def in all() {
+            let result = crate::exec::run_definition(def, &def.example.input);
+            assert!(result.success, "{}: example failed: {:?}", def.id, result.error);
+            let data = result.data.unwrap();
+            if crate::tools::NONDETERMINISTIC.contains(&def.id.as_str()) {
+                assert!(
+                    crate::tools::same_shape(&data, &def.example.output),
+                    "{}: output {data} does not have the example's shape",
+                    def.id
+                );
+            } else {
+                assert_eq!(data, def.example.output, "{}: example output differs", def.id);
+            }
+        }
+    }
+}

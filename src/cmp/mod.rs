@@ -1,0 +1,1 @@
+//! The CMP model: manifests, capabilities, the registry of installed tools and the exporter.

@@ -1,0 +1,100 @@
+//! Runs catalogue tools in-process: prepare parameters, execute with panics contained, measure.
+
+use crate::catalogue;
+use crate::ctp::{params, ErrorCode, Metadata, ToolDefinition, ToolError, ToolResult};
+use crate::tools::{self, Args};
+use serde_json::{json, Map, Value};
+use std::panic::{self, AssertUnwindSafe};
+use std::time::Instant;
+
+/// The error for an id that names no catalogue tool, with the closest id as a suggestion.
+pub fn not_found(id: &str) -> ToolError {
+    let suggestion = crate::suggest::did_you_mean(id, catalogue::ids());
+    let hint = suggestion.map(|s| format!("; did you mean '{s}'?")).unwrap_or_default();
+    let err = ToolError::new(
+        ErrorCode::NotFound,
+        format!("unknown tool '{}'{hint}", crate::text::preview(id, 60)),
+    );
+    match suggestion {
+        Some(s) => err.with_data(json!({ "didYouMean": s })),
+        None => err,
+    }
+}
+
+/// Runs the catalogue tool `id` with raw (not yet normalised) arguments.
+pub fn run_builtin(id: &str, raw: &Map<String, Value>) -> ToolResult {
+    match catalogue::get(id) {
+        Some(def) => run_definition(&def, raw),
+        None => ToolResult::err(not_found(id), None),
+    }
+}
+
+/// Runs a known definition: normalise → validate → execute → ToolResult with metadata.
+pub fn run_definition(def: &ToolDefinition, raw: &Map<String, Value>) -> ToolResult {
+    let started = Instant::now();
+    let input_size = serialized_len(&Value::Object(raw.clone()));
+    let outcome = params::prepare(def, raw).and_then(|prepared| execute(def, &prepared));
+    let mut metadata = Metadata {
+        execution_time: 0.0,
+        input_size,
+        output_size: 0,
+        warnings: Vec::new(),
+        tool_version: def.version().to_string(),
+    };
+    let result = match outcome {
+        Ok(data) => {
+            metadata.output_size = serialized_len(&data);
+            ToolResult::ok(data, metadata)
+        }
+        Err(e) => ToolResult::err(e, Some(metadata)),
+    };
+    finish(result, started)
+}
+
+fn finish(mut result: ToolResult, started: Instant) -> ToolResult {
+    if let Some(m) = result.metadata.as_mut() {
+        // Rounded to microseconds: more digits would be noise, not precision.
+        m.execution_time = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
+    }
+    result
+}
+
+fn execute(def: &ToolDefinition, prepared: &Map<String, Value>) -> Result<Value, ToolError> {
+    let Some(f) = tools::implementation(&def.id) else {
+        return Err(ToolError::new(
+            ErrorCode::InternalError,
+            format!("tool '{}' is in the catalogue but has no implementation", def.id),
+        ));
+    };
+    let args = Args::new(prepared);
+    match panic::catch_unwind(AssertUnwindSafe(|| f(&args))) {
+        Ok(outcome) => outcome,
+        Err(payload) => {
+            let what = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_string());
+            Err(ToolError::new(
+                ErrorCode::InternalError,
+                format!("tool '{}' failed unexpectedly (this is a bug in cmpx): {what}", def.id),
+            ))
+        }
+    }
+}
+
+fn serialized_len(v: &Value) -> u64 {
+    struct Counter(u64);
+    impl std::io::Write for Counter {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len() as u64;
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut c = Counter(0);
+    let _ = serde_json::to_writer(&mut c, v);
+    c.0
+}

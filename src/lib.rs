@@ -1,0 +1,17 @@
+//! cmpx: a catalogue of developer utilities in CTP form, exported as CMP folders, with the
+//! executor those folders point at.
+
+pub mod catalogue;
+pub mod cli;
+pub mod cmp;
+pub mod commands;
+pub mod ctp;
+pub mod error;
+pub mod exec;
+pub mod output;
+pub mod paths;
+pub mod suggest;
+pub mod text;
+pub mod tools;
+
+pub use error::{Error, ExitCode};

@@ -1,0 +1,98 @@
+//! Built-in tool implementations, one module per family, looked up by tool id.
+//!
+//! Each family module exports `TOOLS`: the ids it implements and their functions. A function
+//! receives parameters already normalised, validated and defaulted by the executor.
+
+pub mod args;
+#[cfg(test)]
+pub mod testing;
+
+mod case;
+mod compression;
+mod cron;
+mod tabular;
+mod diff;
+mod encoding;
+mod escape;
+mod hashing;
+mod ids;
+mod json;
+mod jwt;
+mod lines;
+mod lorem;
+mod markdown;
+mod numbers;
+mod qr;
+mod pattern;
+mod secrets;
+mod sql;
+mod stats;
+mod time;
+mod xml;
+mod yaml;
+
+pub use args::Args;
+
+use crate::ctp::ToolOutcome;
+
+pub type ToolFn = fn(&Args) -> ToolOutcome;
+
+const FAMILIES: &[&[(&str, ToolFn)]] = &[
+    case::TOOLS,
+    compression::TOOLS,
+    cron::TOOLS,
+    tabular::TOOLS,
+    diff::TOOLS,
+    encoding::TOOLS,
+    escape::TOOLS,
+    hashing::TOOLS,
+    ids::TOOLS,
+    json::TOOLS,
+    jwt::TOOLS,
+    lines::TOOLS,
+    lorem::TOOLS,
+    markdown::TOOLS,
+    numbers::TOOLS,
+    qr::TOOLS,
+    pattern::TOOLS,
+    secrets::TOOLS,
+    sql::TOOLS,
+    stats::TOOLS,
+    time::TOOLS,
+    xml::TOOLS,
+    yaml::TOOLS,
+];
+
+/// The implementation of a built-in tool, if cmpx has one.
+pub fn implementation(id: &str) -> Option<ToolFn> {
+    FAMILIES
+        .iter()
+        .flat_map(|family| family.iter())
+        .find(|(tool, _)| *tool == id)
+        .map(|(_, f)| *f)
+}
+
+/// Every implemented tool id, in family order.
+pub fn implemented_ids() -> impl Iterator<Item = &'static str> {
+    FAMILIES.iter().flat_map(|family| family.iter()).map(|(id, _)| *id)
+}
+
+/// Tools whose output differs from run to run. The catalogue-wide example test checks their
+/// output has the example's shape (same keys, types, array and string lengths) instead of
+/// equal values.
+pub const NONDETERMINISTIC: &[&str] = &["uuid-generator", "password-generator"];
+
+/// Whether two JSON values have the same shape: same keys, same types, same array lengths and
+/// same string lengths in characters.
+pub fn same_shape(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+    use serde_json::Value::*;
+    match (a, b) {
+        (Null, Null) | (Bool(_), Bool(_)) | (Number(_), Number(_)) => true,
+        (String(x), String(y)) => x.chars().count() == y.chars().count(),
+        (Array(x), Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_shape(x, y)),
+        (Object(x), Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same_shape(v, w)))
+        }
+        _ => false,
+    }
+}

@@ -1,0 +1,28 @@
+//! Test helpers: run a tool through the real executor, as every caller does.
+
+use crate::ctp::{ErrorCode, ToolResult};
+use serde_json::Value;
+
+/// Runs `id` with `args` (a JSON object) through the executor.
+pub fn run(id: &str, args: Value) -> ToolResult {
+    let Value::Object(map) = args else {
+        panic!("test args must be a JSON object");
+    };
+    crate::exec::run_builtin(id, &map)
+}
+
+/// Runs a tool that must succeed and returns its `data`.
+#[track_caller]
+pub fn run_ok(id: &str, args: Value) -> Value {
+    let result = run(id, args);
+    assert!(result.success, "{id} failed: {:?} {:?}", result.error_code, result.error);
+    result.data.expect("success carries data")
+}
+
+/// Runs a tool that must fail and returns its error code and message.
+#[track_caller]
+pub fn run_err(id: &str, args: Value) -> (ErrorCode, String) {
+    let result = run(id, args);
+    assert!(!result.success, "{id} unexpectedly succeeded: {:?}", result.data);
+    (result.error_code.expect("failure carries a code"), result.error.expect("failure carries a message"))
+}
