@@ -25,7 +25,12 @@ fn main() {
     for file in &files {
         let rel = file.strip_prefix(&root).expect("under catalogue/");
         let rel = rel.to_string_lossy().replace('\\', "/");
-        writeln!(out, "    ({rel:?}, include_str!({:?})),", file.display().to_string()).unwrap();
+        writeln!(
+            out,
+            "    ({rel:?}, include_str!({:?})),",
+            file.display().to_string()
+        )
+        .unwrap();
     }
     out.push_str("];\n");
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("catalogue_files.rs");

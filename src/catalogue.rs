@@ -32,7 +32,9 @@ impl SourceFile {
 }
 
 pub fn sources() -> impl Iterator<Item = SourceFile> {
-    embedded::FILES.iter().map(|(path, text)| SourceFile { path, text })
+    embedded::FILES
+        .iter()
+        .map(|(path, text)| SourceFile { path, text })
 }
 
 struct Loaded {
@@ -88,8 +90,19 @@ mod tests {
         assert!(load_errors().is_empty(), "{:#?}", load_errors());
         for src in sources() {
             let def = src.parse().unwrap();
-            assert_eq!(def.id, src.id(), "catalogue/{} defines '{}'", src.path, def.id);
-            assert_eq!(def.category, src.category(), "catalogue/{} is in the wrong folder", src.path);
+            assert_eq!(
+                def.id,
+                src.id(),
+                "catalogue/{} defines '{}'",
+                src.path,
+                def.id
+            );
+            assert_eq!(
+                def.category,
+                src.category(),
+                "catalogue/{} is in the wrong folder",
+                src.path
+            );
         }
     }
 
@@ -103,10 +116,17 @@ mod tests {
     fn every_definition_has_keywords_and_an_implementation() {
         for def in all() {
             assert!(!def.keywords.is_empty(), "{} has no keywords", def.id);
-            assert!(crate::tools::implementation(&def.id).is_some(), "{} has no implementation", def.id);
+            assert!(
+                crate::tools::implementation(&def.id).is_some(),
+                "{} has no implementation",
+                def.id
+            );
         }
         for id in crate::tools::implemented_ids() {
-            assert!(get(id).is_some(), "{id} is implemented but not in the catalogue");
+            assert!(
+                get(id).is_some(),
+                "{id} is implemented but not in the catalogue"
+            );
         }
     }
 
@@ -114,7 +134,11 @@ mod tests {
     fn every_example_output_is_reproduced() {
         for def in all() {
             let result = crate::exec::run_definition(def, &def.example.input);
-            assert!(result.success, "{}: example failed: {:?}", def.id, result.error);
+            assert!(
+                result.success,
+                "{}: example failed: {:?}",
+                def.id, result.error
+            );
             let data = result.data.unwrap();
             if crate::tools::NONDETERMINISTIC.contains(&def.id.as_str()) {
                 assert!(
@@ -123,7 +147,11 @@ mod tests {
                     def.id
                 );
             } else {
-                assert_eq!(data, def.example.output, "{}: example output differs", def.id);
+                assert_eq!(
+                    data, def.example.output,
+                    "{}: example output differs",
+                    def.id
+                );
             }
         }
     }

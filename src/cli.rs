@@ -3,7 +3,11 @@
 use clap::{Parser, Subcommand};
 
 #[derive(Debug, Parser)]
-#[command(name = "cmpx", version, about = "Developer utilities for coding agents, exported as CMP folders")]
+#[command(
+    name = "cmpx",
+    version,
+    about = "Developer utilities for coding agents, exported as CMP folders"
+)]
 pub struct Cli {
     /// Print JSON even when stdout is a terminal.
     #[arg(long, global = true)]

@@ -27,7 +27,9 @@ impl ExitCode {
 
     pub fn for_error_code(code: ErrorCode) -> ExitCode {
         match code {
-            ErrorCode::MissingRequired | ErrorCode::TypeError | ErrorCode::ConstraintViolation => ExitCode::Usage,
+            ErrorCode::MissingRequired | ErrorCode::TypeError | ErrorCode::ConstraintViolation => {
+                ExitCode::Usage
+            }
             ErrorCode::NotFound => ExitCode::NotFound,
             ErrorCode::Timeout => ExitCode::Timeout,
             ErrorCode::Unauthorized => ExitCode::ConfirmationRequired,
@@ -47,14 +49,22 @@ pub enum Error {
     /// The command line is wrong; the message says how.
     Usage(String),
     /// A file system operation failed on `path`.
-    Io { path: PathBuf, action: &'static str, source: std::io::Error },
+    Io {
+        path: PathBuf,
+        action: &'static str,
+        source: std::io::Error,
+    },
     /// Validation found problems; each entry names the file and field.
     Invalid(Vec<String>),
 }
 
 impl Error {
     pub fn io(action: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        Error::Io { path: path.into(), action, source }
+        Error::Io {
+            path: path.into(),
+            action,
+            source,
+        }
     }
 
     pub fn exit_code(&self) -> ExitCode {
@@ -80,7 +90,8 @@ impl Error {
             Error::Tool(e) => e,
             Error::Invalid(problems) => {
                 let message = self_message_invalid(&problems);
-                ToolError::new(ErrorCode::InvalidInput, message).with_data(serde_json::json!({ "problems": problems }))
+                ToolError::new(ErrorCode::InvalidInput, message)
+                    .with_data(serde_json::json!({ "problems": problems }))
             }
             other => ToolError::new(other.error_code(), other.to_string()),
         }
@@ -99,7 +110,11 @@ impl fmt::Display for Error {
         match self {
             Error::Tool(e) => write!(f, "{}", e.message),
             Error::Usage(m) => write!(f, "{m}"),
-            Error::Io { path, action, source } => write!(f, "cannot {action} {}: {source}", path.display()),
+            Error::Io {
+                path,
+                action,
+                source,
+            } => write!(f, "cannot {action} {}: {source}", path.display()),
             Error::Invalid(problems) => write!(f, "{}", self_message_invalid(problems)),
         }
     }

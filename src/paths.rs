@@ -18,7 +18,11 @@ pub fn tools_root() -> Option<PathBuf> {
 /// Extra roots from `CMP_TOOL_PATH` (`:`-separated; empty entries ignored).
 pub fn extra_roots() -> Vec<PathBuf> {
     std::env::var_os("CMP_TOOL_PATH")
-        .map(|v| std::env::split_paths(&v).filter(|p| !p.as_os_str().is_empty()).collect())
+        .map(|v| {
+            std::env::split_paths(&v)
+                .filter(|p| !p.as_os_str().is_empty())
+                .collect()
+        })
         .unwrap_or_default()
 }
 

@@ -1,7 +1,10 @@
 //! "Did you mean" suggestions for mistyped names, shared by every lookup that can miss.
 
 /// The closest candidate to `input`, if any is close enough to be a plausible typo.
-pub fn did_you_mean<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub fn did_you_mean<'a>(
+    input: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     let input = input.to_lowercase();
     candidates
         .into_iter()

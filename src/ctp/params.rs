@@ -7,7 +7,10 @@ use serde_json::{Map, Number, Value};
 /// Normalises raw arguments, validates them against the definition and fills in defaults.
 ///
 /// The returned map holds every parameter that has a value, keyed by its declared name.
-pub fn prepare(def: &ToolDefinition, raw: &Map<String, Value>) -> Result<Map<String, Value>, ToolError> {
+pub fn prepare(
+    def: &ToolDefinition,
+    raw: &Map<String, Value>,
+) -> Result<Map<String, Value>, ToolError> {
     reject_unknown(def, raw)?;
     let mut out = Map::new();
     for param in &def.parameters {
@@ -52,7 +55,11 @@ fn reject_unknown(def: &ToolDefinition, raw: &Map<String, Value>) -> Result<(), 
                     "unknown parameter '{}' for {}{hint} (parameters: {})",
                     crate::text::escape_control(key),
                     def.id,
-                    if names.is_empty() { "none".to_string() } else { names.join(", ") }
+                    if names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        names.join(", ")
+                    }
                 ),
             ));
         }
@@ -93,7 +100,10 @@ pub fn normalise(param: &Parameter, value: Value) -> Result<Option<Value>, ToolE
                 return serde_json::from_str(s).map(Some).map_err(|e| {
                     ToolError::new(
                         ErrorCode::InvalidInput,
-                        format!("parameter '{}' must be JSON, but it does not parse: {e}", param.name),
+                        format!(
+                            "parameter '{}' must be JSON, but it does not parse: {e}",
+                            param.name
+                        ),
                     )
                 });
             }
@@ -167,7 +177,10 @@ fn check_type(param: &Parameter, value: &Value) -> Result<(), ToolError> {
 fn violation(param: &Parameter, rule: &str, received: impl std::fmt::Display) -> ToolError {
     ToolError::new(
         ErrorCode::ConstraintViolation,
-        format!("parameter '{}' violates {rule}; received {received}", param.name),
+        format!(
+            "parameter '{}' violates {rule}; received {received}",
+            param.name
+        ),
     )
 }
 
@@ -194,19 +207,30 @@ fn check_constraints(param: &Parameter, value: &Value) -> Result<(), ToolError> 
         let len = s.chars().count() as u64;
         if let Some(min) = v.min_length {
             if len < min {
-                return Err(violation(param, &format!("minLength {min}"), format!("{len} characters")));
+                return Err(violation(
+                    param,
+                    &format!("minLength {min}"),
+                    format!("{len} characters"),
+                ));
             }
         }
         if let Some(max) = v.max_length {
             if len > max {
-                return Err(violation(param, &format!("maxLength {max}"), format!("{len} characters")));
+                return Err(violation(
+                    param,
+                    &format!("maxLength {max}"),
+                    format!("{len} characters"),
+                ));
             }
         }
         if let Some(pattern) = &v.pattern {
             let re = regex::Regex::new(pattern).map_err(|e| {
                 ToolError::new(
                     ErrorCode::InternalError,
-                    format!("parameter '{}' has an invalid pattern in its definition: {e}", param.name),
+                    format!(
+                        "parameter '{}' has an invalid pattern in its definition: {e}",
+                        param.name
+                    ),
                 )
             })?;
             if !re.is_match(s) {
@@ -238,12 +262,20 @@ fn check_constraints(param: &Parameter, value: &Value) -> Result<(), ToolError> 
         let len = items.len() as u64;
         if let Some(min) = v.min_items {
             if len < min {
-                return Err(violation(param, &format!("minItems {min}"), format!("{len} items")));
+                return Err(violation(
+                    param,
+                    &format!("minItems {min}"),
+                    format!("{len} items"),
+                ));
             }
         }
         if let Some(max) = v.max_items {
             if len > max {
-                return Err(violation(param, &format!("maxItems {max}"), format!("{len} items")));
+                return Err(violation(
+                    param,
+                    &format!("maxItems {max}"),
+                    format!("{len} items"),
+                ));
             }
         }
     }

@@ -5,7 +5,9 @@ use super::params;
 use std::collections::HashSet;
 
 /// Parameter names the `cmpx run` command line keeps for itself; a tool may not use them.
-pub const RESERVED_PARAM_NAMES: &[&str] = &["args", "pretty", "json", "help", "yes", "intent", "timeout", "dryRun"];
+pub const RESERVED_PARAM_NAMES: &[&str] = &[
+    "args", "pretty", "json", "help", "yes", "intent", "timeout", "dryRun",
+];
 
 /// Problems with one definition, each a sentence naming the field at fault. Empty means valid.
 pub fn check_definition(def: &ToolDefinition) -> Vec<String> {
@@ -13,9 +15,17 @@ pub fn check_definition(def: &ToolDefinition) -> Vec<String> {
     let mut p = |msg: String| problems.push(format!("{}: {msg}", def.id));
 
     let id_ok = !def.id.is_empty()
-        && def.id.split('-').all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()));
+        && def.id.split('-').all(|part| {
+            !part.is_empty()
+                && part
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        });
     if !id_ok {
-        p(format!("id '{}' must be lowercase words joined by hyphens", def.id));
+        p(format!(
+            "id '{}' must be lowercase words joined by hyphens",
+            def.id
+        ));
     }
     for tag in &def.tags {
         if tag.to_lowercase() != *tag {
@@ -31,28 +41,43 @@ pub fn check_definition(def: &ToolDefinition) -> Vec<String> {
             p(format!("parameter '{}' is declared twice", param.name));
         }
         if RESERVED_PARAM_NAMES.contains(&param.name.as_str()) {
-            p(format!("parameter name '{}' is reserved by the cmpx command line", param.name));
+            p(format!(
+                "parameter name '{}' is reserved by the cmpx command line",
+                param.name
+            ));
         }
         if param.kind == ParamType::Select && param.options.is_empty() {
             p(format!("select parameter '{}' has no options", param.name));
         }
         if param.kind != ParamType::Select && !param.options.is_empty() {
-            p(format!("parameter '{}' has options but is not of type select", param.name));
+            p(format!(
+                "parameter '{}' has options but is not of type select",
+                param.name
+            ));
         }
         if let Some(pattern) = param.validation.as_ref().and_then(|v| v.pattern.as_ref()) {
             if let Err(e) = regex::Regex::new(pattern) {
-                p(format!("parameter '{}' pattern does not compile: {e}", param.name));
+                p(format!(
+                    "parameter '{}' pattern does not compile: {e}",
+                    param.name
+                ));
             }
         }
         if let Some(default) = &param.default_value {
             if param.required {
-                p(format!("parameter '{}' is required, so its defaultValue would never apply", param.name));
+                p(format!(
+                    "parameter '{}' is required, so its defaultValue would never apply",
+                    param.name
+                ));
             }
             if let Err(e) = params::normalise(param, default.clone()).and_then(|v| match v {
                 Some(v) => params::validate(param, &v),
                 None => Ok(()),
             }) {
-                p(format!("parameter '{}' defaultValue is invalid: {}", param.name, e.message));
+                p(format!(
+                    "parameter '{}' defaultValue is invalid: {}",
+                    param.name, e.message
+                ));
             }
         }
     }

@@ -1,16 +1,18 @@
 //! Runs catalogue tools in-process: prepare parameters, execute with panics contained, measure.
 
 use crate::catalogue;
-use crate::ctp::{params, ErrorCode, Metadata, ToolDefinition, ToolError, ToolResult};
+use crate::ctp::{ErrorCode, Metadata, ToolDefinition, ToolError, ToolResult, params};
 use crate::tools::{self, Args};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value, json};
 use std::panic::{self, AssertUnwindSafe};
 use std::time::Instant;
 
 /// The error for an id that names no catalogue tool, with the closest id as a suggestion.
 pub fn not_found(id: &str) -> ToolError {
     let suggestion = crate::suggest::did_you_mean(id, catalogue::ids());
-    let hint = suggestion.map(|s| format!("; did you mean '{s}'?")).unwrap_or_default();
+    let hint = suggestion
+        .map(|s| format!("; did you mean '{s}'?"))
+        .unwrap_or_default();
     let err = ToolError::new(
         ErrorCode::NotFound,
         format!("unknown tool '{}'{hint}", crate::text::preview(id, 60)),
@@ -63,7 +65,10 @@ fn execute(def: &ToolDefinition, prepared: &Map<String, Value>) -> Result<Value,
     let Some(f) = tools::implementation(&def.id) else {
         return Err(ToolError::new(
             ErrorCode::InternalError,
-            format!("tool '{}' is in the catalogue but has no implementation", def.id),
+            format!(
+                "tool '{}' is in the catalogue but has no implementation",
+                def.id
+            ),
         ));
     };
     let args = Args::new(prepared);
@@ -77,7 +82,10 @@ fn execute(def: &ToolDefinition, prepared: &Map<String, Value>) -> Result<Value,
                 .unwrap_or_else(|| "unknown panic".to_string());
             Err(ToolError::new(
                 ErrorCode::InternalError,
-                format!("tool '{}' failed unexpectedly (this is a bug in cmpx): {what}", def.id),
+                format!(
+                    "tool '{}' failed unexpectedly (this is a bug in cmpx): {what}",
+                    def.id
+                ),
             ))
         }
     }

@@ -71,7 +71,11 @@ impl<'a> Args<'a> {
     /// A `usize` count or size; negative values are a validation bug and reported as such.
     pub fn usize(&self, name: &str) -> Result<usize, ToolError> {
         let n = self.i64(name)?;
-        usize::try_from(n).map_err(|_| ToolError::invalid(format!("parameter '{name}' must not be negative, received {n}")))
+        usize::try_from(n).map_err(|_| {
+            ToolError::invalid(format!(
+                "parameter '{name}' must not be negative, received {n}"
+            ))
+        })
     }
 
     /// A `json` parameter's parsed value.

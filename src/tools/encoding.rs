@@ -1,10 +1,10 @@
 //! Text encoders: Base64 (RFC 4648), URL percent-encoding, HTML entities.
 
-use super::args::{decode_base64_param, Args};
 use super::ToolFn;
+use super::args::{Args, decode_base64_param};
 use crate::ctp::ToolOutcome;
-use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD};
 use base64::Engine;
+use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD};
 use serde_json::json;
 
 pub const TOOLS: &[(&str, ToolFn)] = &[("base64-encoder", base64_encoder)];
@@ -17,7 +17,9 @@ fn base64_encoder(args: &Args) -> ToolOutcome {
         let bytes = decode_base64_param("input", input)?;
         return Ok(match String::from_utf8(bytes) {
             Ok(text) => json!({ "output": text, "mode": mode, "outputEncoding": "utf-8" }),
-            Err(e) => json!({ "output": STANDARD.encode(e.into_bytes()), "mode": mode, "outputEncoding": "base64" }),
+            Err(e) => {
+                json!({ "output": STANDARD.encode(e.into_bytes()), "mode": mode, "outputEncoding": "base64" })
+            }
         });
     }
     let engine = match (variant, args.flag("padding")) {
@@ -28,7 +30,11 @@ fn base64_encoder(args: &Args) -> ToolOutcome {
     };
     let encoded = engine.encode(input.as_bytes());
     let width = args.usize("lineLength")?;
-    let output = if width == 0 { encoded } else { wrap(&encoded, width) };
+    let output = if width == 0 {
+        encoded
+    } else {
+        wrap(&encoded, width)
+    };
     Ok(json!({ "output": output, "mode": mode, "variant": variant }))
 }
 
@@ -51,31 +57,63 @@ mod tests {
     // RFC 4648 §10 test vectors.
     #[test]
     fn base64_rfc4648_vectors() {
-        let vectors = [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="), ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy")];
+        let vectors = [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ];
         for (plain, encoded) in vectors {
             if !plain.is_empty() {
-                assert_eq!(run_ok("base64-encoder", json!({"input": plain}))["output"], encoded);
-                assert_eq!(run_ok("base64-encoder", json!({"input": encoded, "mode": "decode"}))["output"], plain);
+                assert_eq!(
+                    run_ok("base64-encoder", json!({"input": plain}))["output"],
+                    encoded
+                );
+                assert_eq!(
+                    run_ok(
+                        "base64-encoder",
+                        json!({"input": encoded, "mode": "decode"})
+                    )["output"],
+                    plain
+                );
             }
         }
     }
 
     #[test]
     fn base64_urlsafe_without_padding() {
-        let data = run_ok("base64-encoder", json!({"input": "\u{fb}\u{ff}", "variant": "urlsafe", "padding": false}));
+        let data = run_ok(
+            "base64-encoder",
+            json!({"input": "\u{fb}\u{ff}", "variant": "urlsafe", "padding": false}),
+        );
         assert_eq!(data["output"], "w7vDvw");
-        assert_eq!(run_ok("base64-encoder", json!({"input": "subjects?_d", "variant": "urlsafe"}))["output"], "c3ViamVjdHM_X2Q=");
+        assert_eq!(
+            run_ok(
+                "base64-encoder",
+                json!({"input": "subjects?_d", "variant": "urlsafe"})
+            )["output"],
+            "c3ViamVjdHM_X2Q="
+        );
     }
 
     #[test]
     fn base64_wraps_lines() {
-        let data = run_ok("base64-encoder", json!({"input": "foobarfoobar", "lineLength": "8"}));
+        let data = run_ok(
+            "base64-encoder",
+            json!({"input": "foobarfoobar", "lineLength": "8"}),
+        );
         assert_eq!(data["output"], "Zm9vYmFy\nZm9vYmFy");
     }
 
     #[test]
     fn base64_decode_rejects_garbage() {
-        let (code, msg) = run_err("base64-encoder", json!({"input": "not base64!", "mode": "decode"}));
+        let (code, msg) = run_err(
+            "base64-encoder",
+            json!({"input": "not base64!", "mode": "decode"}),
+        );
         assert_eq!(code, ErrorCode::InvalidInput);
         assert!(msg.contains("not valid Base64"), "{msg}");
     }

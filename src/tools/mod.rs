@@ -10,7 +10,6 @@ pub mod testing;
 mod case;
 mod compression;
 mod cron;
-mod tabular;
 mod diff;
 mod encoding;
 mod escape;
@@ -22,11 +21,12 @@ mod lines;
 mod lorem;
 mod markdown;
 mod numbers;
-mod qr;
 mod pattern;
+mod qr;
 mod secrets;
 mod sql;
 mod stats;
+mod tabular;
 mod time;
 mod xml;
 mod yaml;
@@ -74,7 +74,10 @@ pub fn implementation(id: &str) -> Option<ToolFn> {
 
 /// Every implemented tool id, in family order.
 pub fn implemented_ids() -> impl Iterator<Item = &'static str> {
-    FAMILIES.iter().flat_map(|family| family.iter()).map(|(id, _)| *id)
+    FAMILIES
+        .iter()
+        .flat_map(|family| family.iter())
+        .map(|(id, _)| *id)
 }
 
 /// Tools whose output differs from run to run. The catalogue-wide example test checks their
@@ -89,9 +92,13 @@ pub fn same_shape(a: &serde_json::Value, b: &serde_json::Value) -> bool {
     match (a, b) {
         (Null, Null) | (Bool(_), Bool(_)) | (Number(_), Number(_)) => true,
         (String(x), String(y)) => x.chars().count() == y.chars().count(),
-        (Array(x), Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_shape(x, y)),
+        (Array(x), Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_shape(x, y))
+        }
         (Object(x), Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same_shape(v, w)))
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_shape(v, w)))
         }
         _ => false,
     }

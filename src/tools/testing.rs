@@ -15,7 +15,11 @@ pub fn run(id: &str, args: Value) -> ToolResult {
 #[track_caller]
 pub fn run_ok(id: &str, args: Value) -> Value {
     let result = run(id, args);
-    assert!(result.success, "{id} failed: {:?} {:?}", result.error_code, result.error);
+    assert!(
+        result.success,
+        "{id} failed: {:?} {:?}",
+        result.error_code, result.error
+    );
     result.data.expect("success carries data")
 }
 
@@ -23,6 +27,13 @@ pub fn run_ok(id: &str, args: Value) -> Value {
 #[track_caller]
 pub fn run_err(id: &str, args: Value) -> (ErrorCode, String) {
     let result = run(id, args);
-    assert!(!result.success, "{id} unexpectedly succeeded: {:?}", result.data);
-    (result.error_code.expect("failure carries a code"), result.error.expect("failure carries a message"))
+    assert!(
+        !result.success,
+        "{id} unexpectedly succeeded: {:?}",
+        result.data
+    );
+    (
+        result.error_code.expect("failure carries a code"),
+        result.error.expect("failure carries a message"),
+    )
 }
