@@ -1,15 +1,17 @@
-//! Command-line definitions (clap derive).
+//! Command-line definitions (clap derive). Parsing only; `commands` does the work.
 
 use clap::{Parser, Subcommand};
+use std::path::PathBuf;
 
 #[derive(Debug, Parser)]
 #[command(
     name = "cmpx",
     version,
-    about = "Developer utilities for coding agents, exported as CMP folders"
+    about = "Developer utilities for coding agents: a CTP catalogue exported as CMP folders, and the executor they point at",
+    after_help = "Exit codes: 0 success, 1 tool failed, 2 usage error, 3 confirmation required, 4 not found, 5 timeout."
 )]
 pub struct Cli {
-    /// Print JSON even when stdout is a terminal.
+    /// Print JSON even when stdout is a terminal (also CMP_AGENT=1).
     #[arg(long, global = true)]
     pub json: bool,
     /// Indent JSON output.
@@ -22,9 +24,42 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run a tool: cmpx run <tool> [--<param> <value>]... [--args '<json>']
+    ///
+    /// A value `@path` reads a file, `-` reads stdin, `@@x` is the literal `@x`.
+    /// `cmpx run <tool> --help` describes the tool's parameters.
     Run {
+        /// Tool id, e.g. json-formatter.
         tool: String,
+        /// Parameters as --<name> <value>.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
         params: Vec<String>,
+    },
+    /// Write the catalogue as CMP folders (default $CMP_HOME/tools, i.e. ~/.cmp/tools).
+    Export {
+        /// Target directory instead of $CMP_HOME/tools.
+        #[arg(long, value_name = "DIR")]
+        to: Option<PathBuf>,
+        /// Overwrite folders cmpx did not create or that were edited since the last export.
+        #[arg(long)]
+        force: bool,
+        /// Report what would change without writing anything.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// List installed tools ($CMP_HOME/tools and CMP_TOOL_PATH roots).
+    List {
+        /// Only tools in this domain (e.g. formatters).
+        #[arg(long)]
+        domain: Option<String>,
+    },
+    /// Show an installed tool's manifest, capability and examples.
+    Show {
+        /// Tool name.
+        tool: String,
+    },
+    /// Check CTP definition files or CMP folders; with no paths, the built-in catalogue.
+    Validate {
+        /// Definition files (*.json), tool folders, or roots holding tool folders.
+        paths: Vec<PathBuf>,
     },
 }

@@ -1,29 +1,101 @@
-//! One module per subcommand.
+//! Dispatch: parse the command line, run one subcommand, map its outcome to an exit code.
+
+mod export;
+mod list;
+mod run;
+mod show;
+mod validate;
 
 use crate::cli::{Cli, Command};
+use crate::error::{Error, ExitCode};
+use crate::output::{self, Mode};
 use clap::Parser;
 
+/// What a subcommand hands back: the document to print and the exit code it implies.
+pub struct Outcome {
+    pub value: serde_json::Value,
+    pub exit: ExitCode,
+}
+
 pub fn main() -> i32 {
-    let cli = Cli::parse();
-    let mode = crate::output::Mode::detect(cli.json, cli.pretty);
-    match cli.command {
-        Command::Run { tool, params } => {
-            let mut map = serde_json::Map::new();
-            let mut it = params.into_iter();
-            while let Some(k) = it.next() {
-                if let Some(name) = k.strip_prefix("--") {
-                    map.insert(
-                        name.to_string(),
-                        serde_json::Value::String(it.next().unwrap_or_default()),
-                    );
-                }
-            }
-            let result = crate::exec::run_builtin(&tool, &map);
-            crate::output::print_result(mode, &result);
-            result
-                .error_code()
-                .map(|c| crate::ExitCode::for_error_code(c).code())
-                .unwrap_or(0)
-        }
+    install_panic_hook();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return clap_error(e),
+    };
+    let run_flags = match &cli.command {
+        Command::Run { params, .. } => (
+            params.iter().any(|p| p == "--json"),
+            params.iter().any(|p| p == "--pretty"),
+        ),
+        _ => (false, false),
+    };
+    let mode = Mode::detect(cli.json || run_flags.0, cli.pretty || run_flags.1);
+    let result = match cli.command {
+        Command::Run { tool, params } => run::run(mode, &tool, &params),
+        Command::Export { to, force, dry_run } => export::run(mode, to, force, dry_run),
+        Command::List { domain } => list::run(mode, domain.as_deref()),
+        Command::Show { tool } => show::run(mode, &tool),
+        Command::Validate { paths } => validate::run(mode, &paths),
+    };
+    match result {
+        Ok(code) => code.code(),
+        Err(e) => report_error(mode, e),
     }
+}
+
+/// Prints an error as a CTP result (JSON mode) or a message (human mode); returns its exit code.
+pub fn report_error(mode: Mode, e: Error) -> i32 {
+    let exit = e.exit_code();
+    let result = crate::ctp::ToolResult::from(e.into_tool_error());
+    output::print_result(mode, &result);
+    exit.code()
+}
+
+fn clap_error(e: clap::Error) -> i32 {
+    use clap::error::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        let _ = e.print();
+        return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+            ExitCode::Usage.code()
+        } else {
+            0
+        };
+    }
+    let _ = e.print();
+    let mode = Mode::detect(std::env::args().any(|a| a == "--json"), false);
+    if mode.is_json() {
+        let message = e
+            .kind()
+            .as_str()
+            .map(str::to_string)
+            .unwrap_or_else(|| "invalid command line".to_string());
+        let detail = e.to_string();
+        let first_line = detail
+            .lines()
+            .next()
+            .unwrap_or(&message)
+            .trim_start_matches("error: ")
+            .to_string();
+        let result = crate::ctp::ToolResult::from(crate::ctp::ToolError::invalid(first_line));
+        output::print_result(mode, &result);
+    }
+    ExitCode::Usage.code()
+}
+
+/// Tool panics are caught and reported as INTERNAL_ERROR results; keep the default hook's
+/// backtrace noise off stderr, leaving one line for whoever investigates.
+fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let location = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        eprintln!("cmpx: internal error{location} (please report it)");
+    }));
 }

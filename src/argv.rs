@@ -1,0 +1,269 @@
+//! Turns the words after `cmpx run <tool>` into a raw argument map.
+//!
+//! `--name value`, `--name=value`, `--flag` (booleans), `--args '<json object>'`, and a bare word
+//! for the first required parameter not yet given. A value `@path` reads a file, `-` reads stdin,
+//! and `@@text` stands for the literal `@text`. Names match the parameter exactly or after
+//! ignoring case, `-` and `_` (so `--line-length` reaches `lineLength`).
+
+use crate::ctp::{ParamType, Parameter, ToolDefinition};
+use crate::error::Error;
+use base64::Engine;
+use serde_json::{Map, Value};
+use std::io::Read;
+
+#[derive(Debug, Default)]
+pub struct Invocation {
+    pub args: Map<String, Value>,
+    pub json: bool,
+    pub pretty: bool,
+    pub help: bool,
+}
+
+fn squash(name: &str) -> String {
+    name.chars()
+        .filter(|c| *c != '-' && *c != '_')
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+fn find_param<'a>(def: &'a ToolDefinition, name: &str) -> Option<&'a Parameter> {
+    def.parameter(name).or_else(|| {
+        let wanted = squash(name);
+        def.parameters.iter().find(|p| squash(&p.name) == wanted)
+    })
+}
+
+pub fn parse(def: &ToolDefinition, tokens: &[String]) -> Result<Invocation, Error> {
+    let mut inv = Invocation::default();
+    let mut stdin_used = false;
+    let mut given: Map<String, Value> = Map::new();
+    let mut from_args_flag: Map<String, Value> = Map::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        let token = &tokens[i];
+        i += 1;
+        let Some(flag) = token.strip_prefix("--").filter(|f| !f.is_empty()) else {
+            let Some(param) = def
+                .parameters
+                .iter()
+                .find(|p| p.required && !given.contains_key(&p.name))
+            else {
+                return Err(Error::Usage(format!(
+                    "unexpected argument '{}'; give parameters as --<name> <value>",
+                    crate::text::preview(token, 40)
+                )));
+            };
+            let value = resolve_value(param, token, &mut stdin_used)?;
+            given.insert(param.name.clone(), value);
+            continue;
+        };
+        let (name, inline) = match flag.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_string())),
+            None => (flag, None),
+        };
+        match name {
+            "json" => inv.json = true,
+            "pretty" => inv.pretty = true,
+            "help" => inv.help = true,
+            "args" => {
+                let text = match inline {
+                    Some(v) => v,
+                    None => next_value(tokens, &mut i, "args")?,
+                };
+                let text = read_indirect(&text, &mut stdin_used, "args")?;
+                match serde_json::from_str::<Value>(&text) {
+                    Ok(Value::Object(map)) => from_args_flag.extend(map),
+                    Ok(_) => {
+                        return Err(Error::Usage(
+                            "--args must be a JSON object, e.g. --args '{\"input\": \"x\"}'".into(),
+                        ));
+                    }
+                    Err(e) => return Err(Error::Usage(format!("--args is not valid JSON: {e}"))),
+                }
+            }
+            _ => {
+                let param = find_param(def, name);
+                let key = param.map_or_else(|| name.to_string(), |p| p.name.clone());
+                if given.contains_key(&key) {
+                    return Err(Error::Usage(format!("--{key} is given more than once")));
+                }
+                let value = match (param, inline) {
+                    (Some(p), Some(v)) => resolve_value(p, &v, &mut stdin_used)?,
+                    (Some(p), None) if p.kind == ParamType::Boolean => {
+                        match tokens.get(i).filter(|t| {
+                            t.eq_ignore_ascii_case("true") || t.eq_ignore_ascii_case("false")
+                        }) {
+                            Some(t) => {
+                                i += 1;
+                                Value::String(t.clone())
+                            }
+                            None => Value::Bool(true),
+                        }
+                    }
+                    (Some(p), None) => {
+                        let raw = next_value(tokens, &mut i, &p.name)?;
+                        resolve_value(p, &raw, &mut stdin_used)?
+                    }
+                    // Unknown names are kept so that validation can name them with a suggestion.
+                    (None, Some(v)) => Value::String(v),
+                    (None, None) => match tokens.get(i).filter(|t| !t.starts_with("--")) {
+                        Some(t) => {
+                            i += 1;
+                            Value::String(t.clone())
+                        }
+                        None => Value::Bool(true),
+                    },
+                };
+                given.insert(key, value);
+            }
+        }
+    }
+    inv.args = from_args_flag;
+    inv.args.extend(given);
+    Ok(inv)
+}
+
+fn next_value(tokens: &[String], i: &mut usize, name: &str) -> Result<String, Error> {
+    match tokens.get(*i) {
+        Some(v) => {
+            *i += 1;
+            Ok(v.clone())
+        }
+        None => Err(Error::Usage(format!("--{name} needs a value"))),
+    }
+}
+
+fn read_stdin(stdin_used: &mut bool, name: &str) -> Result<Vec<u8>, Error> {
+    if std::mem::replace(stdin_used, true) {
+        return Err(Error::Usage(format!(
+            "--{name} -: standard input can be read only once"
+        )));
+    }
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io("read", "standard input", e))?;
+    Ok(bytes)
+}
+
+fn read_file(path: &str, name: &str) -> Result<Vec<u8>, Error> {
+    std::fs::read(path).map_err(|e| {
+        Error::Usage(format!(
+            "--{name} @{}: cannot read the file: {e}",
+            crate::text::preview(path, 200)
+        ))
+    })
+}
+
+/// The raw bytes a value stands for, or `None` when it is a literal.
+fn indirect_bytes(raw: &str, stdin_used: &mut bool, name: &str) -> Result<Option<Vec<u8>>, Error> {
+    if raw == "-" {
+        return read_stdin(stdin_used, name).map(Some);
+    }
+    match raw.strip_prefix('@') {
+        Some(rest) if !rest.starts_with('@') => read_file(rest, name).map(Some),
+        _ => Ok(None),
+    }
+}
+
+fn literal(raw: &str) -> &str {
+    if raw.starts_with("@@") {
+        &raw[1..]
+    } else {
+        raw
+    }
+}
+
+fn utf8(bytes: Vec<u8>, name: &str) -> Result<String, Error> {
+    String::from_utf8(bytes).map_err(|e| {
+        Error::Usage(format!(
+            "--{name}: the input is not valid UTF-8 (first bad byte at offset {}); pass binary data to a file parameter or as Base64",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+fn read_indirect(raw: &str, stdin_used: &mut bool, name: &str) -> Result<String, Error> {
+    match indirect_bytes(raw, stdin_used, name)? {
+        Some(bytes) => utf8(bytes, name),
+        None => Ok(literal(raw).to_string()),
+    }
+}
+
+fn resolve_value(param: &Parameter, raw: &str, stdin_used: &mut bool) -> Result<Value, Error> {
+    let text = match indirect_bytes(raw, stdin_used, &param.name)? {
+        // Binary parameters carry Base64, as the CTP `file` type specifies.
+        Some(bytes) if param.kind == ParamType::File => {
+            base64::engine::general_purpose::STANDARD.encode(bytes)
+        }
+        Some(bytes) => utf8(bytes, &param.name)?,
+        None => literal(raw).to_string(),
+    };
+    Ok(Value::String(text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn def() -> ToolDefinition {
+        crate::catalogue::get("base64-encoder").unwrap()
+    }
+
+    fn parse_words(words: &[&str]) -> Result<Invocation, Error> {
+        let tokens: Vec<String> = words.iter().map(|s| s.to_string()).collect();
+        parse(&def(), &tokens)
+    }
+
+    #[test]
+    fn parses_names_values_flags_and_args() {
+        let inv =
+            parse_words(&["--input", "--x", "--line-length=76", "--padding", "--json"]).unwrap();
+        assert_eq!(
+            inv.args,
+            json!({"input": "--x", "lineLength": "76", "padding": true})
+                .as_object()
+                .unwrap()
+                .clone()
+        );
+        assert!(inv.json);
+        let inv = parse_words(&[
+            "--args",
+            r#"{"input":"a","mode":"decode"}"#,
+            "--mode",
+            "encode",
+        ])
+        .unwrap();
+        assert_eq!(inv.args["mode"], "encode");
+        assert_eq!(inv.args["input"], "a");
+    }
+
+    #[test]
+    fn bare_word_fills_the_first_required_parameter() {
+        let inv = parse_words(&["hello", "--padding", "false"]).unwrap();
+        assert_eq!(inv.args["input"], "hello");
+        assert_eq!(inv.args["padding"], "false");
+        assert!(matches!(parse_words(&["a", "b"]), Err(Error::Usage(_))));
+    }
+
+    #[test]
+    fn at_reads_files_and_double_at_is_literal() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("in.txt");
+        std::fs::write(&path, "from file").unwrap();
+        let inv = parse_words(&["--input", &format!("@{}", path.display())]).unwrap();
+        assert_eq!(inv.args["input"], "from file");
+        let inv = parse_words(&["--input", "@@handle"]).unwrap();
+        assert_eq!(inv.args["input"], "@handle");
+        let err = parse_words(&["--input", "@/no/such/file"]).unwrap_err();
+        assert!(err.to_string().contains("cannot read the file"), "{err}");
+    }
+
+    #[test]
+    fn rejects_repeats_and_missing_values() {
+        assert!(parse_words(&["--input", "a", "--input", "b"]).is_err());
+        assert!(parse_words(&["--input"]).is_err());
+        assert!(parse_words(&["--args", "[1]"]).is_err());
+    }
+}

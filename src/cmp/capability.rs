@@ -1,0 +1,120 @@
+//! `capability.json` (what a tool can do and the command for each intent) and `examples.json`.
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+pub struct Capability {
+    pub intents: Vec<Intent>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+pub struct Intent {
+    pub patterns: Vec<String>,
+    pub command: String,
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub params: IndexMap<String, ParamSpec>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub returns: Option<Value>,
+    #[serde(default)]
+    pub confirm: bool,
+    #[serde(default)]
+    pub destructive: bool,
+    #[serde(default = "yes")]
+    pub idempotent: bool,
+}
+
+impl Intent {
+    /// Whether running this intent needs the user's consent first.
+    pub fn needs_consent(&self) -> bool {
+        self.confirm || self.destructive
+    }
+}
+
+/// The parameter types CMP v0.2 defines.
+pub const PARAM_TYPES: &[&str] = &[
+    "string",
+    "integer",
+    "boolean",
+    "array<string>",
+    "array<integer>",
+];
+
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+pub struct ParamSpec {
+    #[serde(rename = "type")]
+    pub kind: String,
+    #[serde(default)]
+    pub required: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, rename = "enum", skip_serializing_if = "Option::is_none")]
+    pub enum_values: Option<Vec<Value>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+pub struct Examples {
+    pub examples: Vec<Example>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+pub struct Example {
+    /// The first pattern of the intent the example exercises.
+    pub intent: String,
+    pub invocation: Invocation,
+    pub result: Value,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+pub struct Invocation {
+    /// What the user asked for, in words.
+    pub want: String,
+    /// The parameter values that fulfil it.
+    pub context: Map<String, Value>,
+}
+
+/// The `{placeholder}` names in a command template, in order of appearance.
+pub fn placeholders(template: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        match after.find('}') {
+            Some(close) => {
+                let name = &after[..close];
+                if !name.is_empty()
+                    && name
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+                {
+                    out.push(name);
+                }
+                rest = &after[close + 1..];
+            }
+            None => break,
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::placeholders;
+
+    #[test]
+    fn finds_placeholders_in_order() {
+        assert_eq!(
+            placeholders("cmpx run x --a {a} --b {b_2}"),
+            vec!["a", "b_2"]
+        );
+        assert_eq!(placeholders("jq '{x: .y}' {file}"), vec!["file"]);
+        assert!(placeholders("echo {} {").is_empty());
+    }
+}

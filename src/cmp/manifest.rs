@@ -1,0 +1,96 @@
+//! `manifest.json`: the few fields an agent reads to decide whether a tool is worth a look.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+pub struct Manifest {
+    pub domain: String,
+    pub name: String,
+    pub summary: String,
+    pub version: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub binary: Option<String>,
+    /// Free-form in CMP v0.2 (programs, other tools); kept as given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requires: Option<Value>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub adapter: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wraps: Option<String>,
+}
+
+/// Longest summary CMP allows, in characters.
+pub const MAX_SUMMARY_CHARS: usize = 100;
+
+/// Whether `v` is a semantic version (MAJOR.MINOR.PATCH with optional pre-release and build).
+pub fn is_semver(v: &str) -> bool {
+    let core = v.split(['-', '+']).next().unwrap_or("");
+    let rest = &v[core.len()..];
+    let parts: Vec<&str> = core.split('.').collect();
+    let numeric = |p: &&str| {
+        !p.is_empty()
+            && p.bytes().all(|b| b.is_ascii_digit())
+            && (p.len() == 1 || !p.starts_with('0'))
+    };
+    let suffix_ok = rest.is_empty()
+        || rest[1..]
+            .split(['.', '+'])
+            .all(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'));
+    parts.len() == 3 && parts.iter().all(numeric) && suffix_ok
+}
+
+impl Manifest {
+    /// Problems with the manifest's fields, each naming the field.
+    pub fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (field, value) in [
+            ("domain", &self.domain),
+            ("name", &self.name),
+            ("summary", &self.summary),
+        ] {
+            if value.trim().is_empty() {
+                out.push(format!("'{field}' is empty"));
+            }
+        }
+        let chars = self.summary.chars().count();
+        if chars > MAX_SUMMARY_CHARS {
+            out.push(format!(
+                "'summary' has {chars} characters; at most {MAX_SUMMARY_CHARS} are allowed"
+            ));
+        }
+        if !is_semver(&self.version) {
+            out.push(format!(
+                "'version' {:?} is not a semantic version (e.g. 1.0.0)",
+                self.version
+            ));
+        }
+        if self.adapter && self.wraps.as_deref().is_none_or(|w| w.trim().is_empty()) {
+            out.push("'wraps' must name the program an adapter runs".to_string());
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_semver;
+
+    #[test]
+    fn semver_rules() {
+        for ok in [
+            "1.0.0",
+            "0.2.10",
+            "1.0.0-alpha.1",
+            "1.0.0+build.5",
+            "2.1.3-rc.1+sha.abc",
+        ] {
+            assert!(is_semver(ok), "{ok}");
+        }
+        for bad in ["1.0", "v1.0.0", "01.0.0", "1.0.0-", "1.0.x", ""] {
+            assert!(!is_semver(bad), "{bad}");
+        }
+    }
+}

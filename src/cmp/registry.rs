@@ -1,0 +1,159 @@
+//! The registry: every installed CMP tool found under the configured roots.
+//!
+//! A folder counts when it holds `cmp/manifest.json` (preferred) or `.cmp/manifest.json`. Broken
+//! folders are reported with their path and reason and skipped; they never stop a scan.
+
+use super::{Capability, Examples, Manifest};
+use std::path::{Path, PathBuf};
+
+/// Largest CMP file cmpx will read; real ones are a few kilobytes.
+pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
+
+#[derive(Debug, Clone)]
+pub struct Installed {
+    /// The tool folder (`<root>/<folder>`).
+    pub dir: PathBuf,
+    /// The folder holding the CMP files (`cmp/` or `.cmp/`).
+    pub cmp_dir: PathBuf,
+    pub manifest: Manifest,
+}
+
+impl Installed {
+    pub fn name(&self) -> &str {
+        &self.manifest.name
+    }
+
+    pub fn capability(&self) -> Result<Capability, String> {
+        read_json(&self.cmp_dir.join("capability.json"))
+    }
+
+    /// `examples.json` is optional: `None` when absent.
+    pub fn examples(&self) -> Option<Result<Examples, String>> {
+        let path = self.cmp_dir.join("examples.json");
+        path.exists().then(|| read_json(&path))
+    }
+}
+
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Skipped {
+    pub path: PathBuf,
+    pub reason: String,
+}
+
+#[derive(Debug, Default)]
+pub struct Scan {
+    pub tools: Vec<Installed>,
+    pub skipped: Vec<Skipped>,
+}
+
+impl Scan {
+    pub fn find(&self, name: &str) -> Option<&Installed> {
+        self.tools.iter().find(|t| t.name() == name).or_else(|| {
+            self.tools
+                .iter()
+                .find(|t| t.dir.file_name().is_some_and(|f| f == name))
+        })
+    }
+
+    /// Tells the person at the terminal about every folder that was skipped.
+    pub fn warn_skipped(&self) {
+        for s in &self.skipped {
+            eprintln!(
+                "warning: skipping {}: {}",
+                crate::text::escape_control(&s.path.display().to_string()),
+                crate::text::escape_control(&s.reason)
+            );
+        }
+    }
+}
+
+/// Reads and parses a JSON file of bounded size; the error names the file and the cause.
+pub fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, String> {
+    use std::io::Read;
+    let file =
+        std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(format!(
+            "{} is larger than {MAX_FILE_BYTES} bytes",
+            path.display()
+        ));
+    }
+    serde_json::from_slice(&bytes)
+        .map_err(|e| format!("{} is not a valid CMP file: {e}", path.display()))
+}
+
+/// Scans each root in order. A name found in an earlier root shadows the same name later.
+pub fn scan(roots: &[PathBuf]) -> Scan {
+    let mut scan = Scan::default();
+    for root in roots {
+        if !root.is_dir() {
+            continue;
+        }
+        for (dir, cmp_dir) in tool_folders(root, &mut scan.skipped) {
+            let manifest_path = cmp_dir.join("manifest.json");
+            match read_json::<Manifest>(&manifest_path) {
+                Ok(manifest) => {
+                    let problems = manifest.problems();
+                    if !problems.is_empty() {
+                        scan.skipped.push(Skipped {
+                            path: manifest_path,
+                            reason: problems.join("; "),
+                        });
+                    } else if let Some(first) = scan.find(&manifest.name) {
+                        let reason = format!(
+                            "'{}' is already installed at {}",
+                            manifest.name,
+                            first.dir.display()
+                        );
+                        scan.skipped.push(Skipped { path: dir, reason });
+                    } else {
+                        scan.tools.push(Installed {
+                            dir,
+                            cmp_dir,
+                            manifest,
+                        });
+                    }
+                }
+                Err(reason) => scan.skipped.push(Skipped {
+                    path: manifest_path,
+                    reason,
+                }),
+            }
+        }
+    }
+    scan
+}
+
+/// `(tool folder, cmp folder)` for every folder under `root` with a manifest, sorted by path.
+fn tool_folders(root: &Path, skipped: &mut Vec<Skipped>) -> Vec<(PathBuf, PathBuf)> {
+    let base = glob::Pattern::escape(&root.to_string_lossy());
+    let mut found: Vec<(PathBuf, PathBuf)> = Vec::new();
+    for sub in ["cmp", ".cmp"] {
+        let pattern = format!("{base}/*/{sub}/manifest.json");
+        let Ok(paths) = glob::glob(&pattern) else {
+            continue;
+        };
+        for entry in paths {
+            match entry {
+                Ok(manifest) => {
+                    let cmp_dir = manifest.parent().map(Path::to_path_buf).unwrap_or_default();
+                    let dir = cmp_dir.parent().map(Path::to_path_buf).unwrap_or_default();
+                    // `cmp/` wins over `.cmp/` in the same folder.
+                    if !found.iter().any(|(d, _)| *d == dir) {
+                        found.push((dir, cmp_dir));
+                    }
+                }
+                Err(e) => skipped.push(Skipped {
+                    path: e.path().to_path_buf(),
+                    reason: e.error().to_string(),
+                }),
+            }
+        }
+    }
+    found.sort();
+    found
+}
