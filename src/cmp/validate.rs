@@ -41,10 +41,10 @@ pub fn check_folder(tool_dir: &Path) -> Vec<String> {
         Err(e) => problems.push(e),
     }
     let ex_path = dir.join("examples.json");
-    if ex_path.exists() {
-        if let Err(e) = read_json::<super::Examples>(&ex_path) {
-            problems.push(e);
-        }
+    if ex_path.exists()
+        && let Err(e) = read_json::<super::Examples>(&ex_path)
+    {
+        problems.push(e);
     }
     problems
 }
@@ -61,10 +61,10 @@ pub fn check_capability(cap: &Capability) -> Vec<String> {
             out.push(format!("{at}.patterns has no pattern"));
         }
         for p in &intent.patterns {
-            if let Some(re) = p.strip_prefix("re:") {
-                if let Err(e) = regex::RegexBuilder::new(re).size_limit(1 << 20).build() {
-                    out.push(format!("{at}.patterns: {p:?} does not compile: {e}"));
-                }
+            if let Some(re) = p.strip_prefix("re:")
+                && let Err(e) = regex::RegexBuilder::new(re).size_limit(1 << 20).build()
+            {
+                out.push(format!("{at}.patterns: {p:?} does not compile: {e}"));
             }
         }
         if intent.command.trim().is_empty() {

@@ -185,43 +185,43 @@ fn violation(param: &Parameter, rule: &str, received: impl std::fmt::Display) ->
 }
 
 fn check_constraints(param: &Parameter, value: &Value) -> Result<(), ToolError> {
-    if param.kind == ParamType::Select {
-        if let Value::String(s) = value {
-            if !param.options.is_empty() && !param.option_values().any(|o| o == s) {
-                let allowed: Vec<&str> = param.option_values().collect();
-                let hint = crate::suggest::did_you_mean(s, allowed.iter().copied())
-                    .map(|h| format!(" (did you mean '{h}'?)"))
-                    .unwrap_or_default();
-                return Err(violation(
-                    param,
-                    &format!("options [{}]", allowed.join(", ")),
-                    format!("'{}'{hint}", crate::text::preview(s, 40)),
-                ));
-            }
-        }
+    if param.kind == ParamType::Select
+        && let Value::String(s) = value
+        && !param.options.is_empty()
+        && !param.option_values().any(|o| o == s)
+    {
+        let allowed: Vec<&str> = param.option_values().collect();
+        let hint = crate::suggest::did_you_mean(s, allowed.iter().copied())
+            .map(|h| format!(" (did you mean '{h}'?)"))
+            .unwrap_or_default();
+        return Err(violation(
+            param,
+            &format!("options [{}]", allowed.join(", ")),
+            format!("'{}'{hint}", crate::text::preview(s, 40)),
+        ));
     }
     let Some(v) = &param.validation else {
         return Ok(());
     };
     if let Value::String(s) = value {
         let len = s.chars().count() as u64;
-        if let Some(min) = v.min_length {
-            if len < min {
-                return Err(violation(
-                    param,
-                    &format!("minLength {min}"),
-                    format!("{len} characters"),
-                ));
-            }
+        if let Some(min) = v.min_length
+            && len < min
+        {
+            return Err(violation(
+                param,
+                &format!("minLength {min}"),
+                format!("{len} characters"),
+            ));
         }
-        if let Some(max) = v.max_length {
-            if len > max {
-                return Err(violation(
-                    param,
-                    &format!("maxLength {max}"),
-                    format!("{len} characters"),
-                ));
-            }
+        if let Some(max) = v.max_length
+            && len > max
+        {
+            return Err(violation(
+                param,
+                &format!("maxLength {max}"),
+                format!("{len} characters"),
+            ));
         }
         if let Some(pattern) = &v.pattern {
             let re = regex::Regex::new(pattern).map_err(|e| {
@@ -244,15 +244,15 @@ fn check_constraints(param: &Parameter, value: &Value) -> Result<(), ToolError> 
     }
     if let Value::Number(n) = value {
         let x = n.as_f64().unwrap_or(f64::NAN);
-        if let Some(min) = v.min {
-            if x < min {
-                return Err(violation(param, &format!("min {min}"), n));
-            }
+        if let Some(min) = v.min
+            && x < min
+        {
+            return Err(violation(param, &format!("min {min}"), n));
         }
-        if let Some(max) = v.max {
-            if x > max {
-                return Err(violation(param, &format!("max {max}"), n));
-            }
+        if let Some(max) = v.max
+            && x > max
+        {
+            return Err(violation(param, &format!("max {max}"), n));
         }
         if param.is_integer() && x.fract() != 0.0 {
             return Err(violation(param, "step 1 (whole numbers only)", n));
@@ -260,23 +260,23 @@ fn check_constraints(param: &Parameter, value: &Value) -> Result<(), ToolError> 
     }
     if let Value::Array(items) = value {
         let len = items.len() as u64;
-        if let Some(min) = v.min_items {
-            if len < min {
-                return Err(violation(
-                    param,
-                    &format!("minItems {min}"),
-                    format!("{len} items"),
-                ));
-            }
+        if let Some(min) = v.min_items
+            && len < min
+        {
+            return Err(violation(
+                param,
+                &format!("minItems {min}"),
+                format!("{len} items"),
+            ));
         }
-        if let Some(max) = v.max_items {
-            if len > max {
-                return Err(violation(
-                    param,
-                    &format!("maxItems {max}"),
-                    format!("{len} items"),
-                ));
-            }
+        if let Some(max) = v.max_items
+            && len > max
+        {
+            return Err(violation(
+                param,
+                &format!("maxItems {max}"),
+                format!("{len} items"),
+            ));
         }
     }
     Ok(())

@@ -55,13 +55,13 @@ pub fn check_definition(def: &ToolDefinition) -> Vec<String> {
                 param.name
             ));
         }
-        if let Some(pattern) = param.validation.as_ref().and_then(|v| v.pattern.as_ref()) {
-            if let Err(e) = regex::Regex::new(pattern) {
-                p(format!(
-                    "parameter '{}' pattern does not compile: {e}",
-                    param.name
-                ));
-            }
+        if let Some(pattern) = param.validation.as_ref().and_then(|v| v.pattern.as_ref())
+            && let Err(e) = regex::Regex::new(pattern)
+        {
+            p(format!(
+                "parameter '{}' pattern does not compile: {e}",
+                param.name
+            ));
         }
         if let Some(default) = &param.default_value {
             if param.required {
