@@ -1,8 +1,9 @@
 //! Turns the words after `cmpx run <tool>` into a raw argument map.
 //!
 //! `--name value`, `--name=value`, `--flag` (booleans), `--args '<json object>'`, and a bare word
-//! for the first required parameter not yet given. A value `@path` reads a file, `-` reads stdin,
-//! and `@@text` stands for the literal `@text`. Names match the parameter exactly or after
+//! for the first required parameter not yet given. For text, textarea, json and file parameters
+//! a value `@path` reads a file and `@@text` stands for the literal `@text`; for textarea, json
+//! and file parameters `-` reads stdin. Other types take values literally. Names match the parameter exactly or after
 //! ignoring case, `-` and `_` (so `--line-length` reaches `lineLength`).
 
 use crate::ctp::{ParamType, Parameter, ToolDefinition};
@@ -190,7 +191,22 @@ fn read_indirect(raw: &str, stdin_used: &mut bool, name: &str) -> Result<String,
     }
 }
 
+/// Whether `@path` and `-` are read for this parameter. Short literal types (select, number,
+/// boolean, colour, date, …) take every value as written, so a separator of `-` stays `-`.
+fn reads_files(param: &Parameter) -> bool {
+    matches!(
+        param.kind,
+        ParamType::Text | ParamType::Textarea | ParamType::Json | ParamType::File
+    )
+}
+
 fn resolve_value(param: &Parameter, raw: &str, stdin_used: &mut bool) -> Result<Value, Error> {
+    if !reads_files(param) {
+        return Ok(Value::String(raw.to_string()));
+    }
+    if raw == "-" && param.kind == ParamType::Text {
+        return Ok(Value::String(raw.to_string()));
+    }
     let text = match indirect_bytes(raw, stdin_used, &param.name)? {
         // Binary parameters carry Base64, as the CTP `file` type specifies.
         Some(bytes) if param.kind == ParamType::File => {

@@ -27,8 +27,10 @@ pub enum Command {
     ///
     /// A value `@path` reads a file, `-` reads stdin, `@@x` is the literal `@x`.
     /// `cmpx run <tool> --help` describes the tool's parameters.
+    #[command(disable_help_flag = true)]
     Run {
         /// Tool id, e.g. json-formatter.
+        #[arg(allow_hyphen_values = true)]
         tool: String,
         /// Parameters as --<name> <value>.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]

@@ -65,6 +65,15 @@ pub fn print_result(mode: Mode, result: &ToolResult) {
     }
 }
 
+/// `println!` that ignores a closed stdout (e.g. `cmpx list | head`) instead of panicking.
+#[macro_export]
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
 fn write_stdout(text: &str) {
     let mut out = std::io::stdout().lock();
     // A closed pipe (e.g. `| head`) is not an error worth reporting.

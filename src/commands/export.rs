@@ -18,7 +18,7 @@ pub fn run(mode: Mode, to: Option<PathBuf>, force: bool, dry_run: bool) -> Resul
         output::print_value(mode, &serde_json::to_value(&report).unwrap_or_default());
     } else {
         let verb = if dry_run { "would export" } else { "exported" };
-        println!(
+        crate::outln!(
             "{verb} {} tools to {}: {} created, {} updated, {} unchanged, {} skipped",
             bundles.len(),
             target.display(),
@@ -28,7 +28,7 @@ pub fn run(mode: Mode, to: Option<PathBuf>, force: bool, dry_run: bool) -> Resul
             report.skipped.len()
         );
         for s in &report.skipped {
-            println!("  skipped {}: {}", s.tool, s.reason);
+            crate::outln!("  skipped {}: {}", s.tool, s.reason);
         }
     }
     Ok(ExitCode::Success)

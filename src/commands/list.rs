@@ -36,7 +36,7 @@ pub fn run(mode: Mode, domain: Option<&str>) -> Result<ExitCode, Error> {
             .max()
             .unwrap_or(0);
         for t in &tools {
-            println!(
+            crate::outln!(
                 "{:width$}  {:11} {}",
                 crate::text::escape_control(t.name()),
                 crate::text::escape_control(&t.manifest.domain),

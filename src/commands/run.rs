@@ -6,6 +6,14 @@ use crate::error::{Error, ExitCode};
 use crate::output::{self, Mode};
 
 pub fn run(mode: Mode, tool: &str, tokens: &[String]) -> Result<ExitCode, Error> {
+    if tool == "--help" || tool == "-h" {
+        // `--help` after the tool id describes the tool; before it, the subcommand.
+        let mut cmd = <crate::cli::Cli as clap::CommandFactory>::command();
+        if let Some(run) = cmd.find_subcommand_mut("run") {
+            let _ = run.print_long_help();
+        }
+        return Ok(ExitCode::Success);
+    }
     let def = catalogue::get(tool).ok_or_else(|| crate::exec::not_found(tool))?;
     let inv = crate::argv::parse(&def, tokens)?;
     if inv.help {
@@ -20,27 +28,27 @@ pub fn run(mode: Mode, tool: &str, tokens: &[String]) -> Result<ExitCode, Error>
 }
 
 fn print_help(def: &ToolDefinition) {
-    println!("{} — {}\n", def.id, def.name);
-    println!("{}\n", def.description);
-    println!("Usage: {}\n", crate::cmp::mapping::command(def));
-    println!("Parameters:");
+    crate::outln!("{} — {}\n", def.id, def.name);
+    crate::outln!("{}\n", def.description);
+    crate::outln!("Usage: {}\n", crate::cmp::mapping::command(def));
+    crate::outln!("Parameters:");
     for p in &def.parameters {
         let mut line = format!("  --{} <{}>", p.name, p.kind.as_str());
         if p.required {
             line.push_str(" (required)");
         }
-        println!("{line}\n      {}", p.description);
+        crate::outln!("{line}\n      {}", p.description);
         if !p.options.is_empty() {
-            println!(
+            crate::outln!(
                 "      one of: {}",
                 p.option_values().collect::<Vec<_>>().join(", ")
             );
         }
         if let Some(d) = &p.default_value {
-            println!("      default: {d}");
+            crate::outln!("      default: {d}");
         }
     }
-    println!(
+    crate::outln!(
         "\nValues: @path reads a file, - reads stdin, @@x is the literal @x; --args '<json>' gives all at once."
     );
 }

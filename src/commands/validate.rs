@@ -20,9 +20,9 @@ pub fn run(mode: Mode, paths: &[PathBuf]) -> Result<ExitCode, Error> {
         );
     } else {
         for p in &problems {
-            println!("{}", crate::text::escape_control(p));
+            crate::outln!("{}", crate::text::escape_control(p));
         }
-        println!("{checked} checked, {} problems", problems.len());
+        crate::outln!("{checked} checked, {} problems", problems.len());
     }
     Ok(if problems.is_empty() {
         ExitCode::Success

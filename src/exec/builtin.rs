@@ -106,3 +106,33 @@ fn serialized_len(v: &Value) -> u64 {
     let _ = serde_json::to_writer(&mut c, v);
     c.0
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn explode(_: &Args) -> crate::ctp::ToolOutcome {
+        let v: Vec<u8> = Vec::new();
+        Ok(Value::from(v[3]))
+    }
+
+    #[test]
+    fn a_panicking_tool_becomes_an_internal_error() {
+        let def = catalogue::get("base64-encoder").unwrap();
+        let err = contain(&def, explode, &Map::new()).unwrap_err();
+        assert_eq!(err.code, ErrorCode::InternalError);
+        assert!(
+            err.message.contains("index out of bounds"),
+            "{}",
+            err.message
+        );
+    }
+
+    #[test]
+    fn unknown_tools_suggest_the_closest_id() {
+        let err = not_found("base64");
+        assert_eq!(err.code, ErrorCode::NotFound);
+        assert_eq!(err.data, Some(json!({"didYouMean": "base64-encoder"})));
+        assert!(not_found("zzzzzzzz").data.is_none());
+    }
+}
