@@ -71,6 +71,16 @@ fn execute(def: &ToolDefinition, prepared: &Map<String, Value>) -> Result<Value,
             ),
         ));
     };
+    contain(def, f, prepared)
+}
+
+/// Calls the implementation with panics caught: a bug in one tool becomes an INTERNAL_ERROR
+/// result, never a crash of the process (or of the MCP server serving many calls).
+fn contain(
+    def: &ToolDefinition,
+    f: tools::ToolFn,
+    prepared: &Map<String, Value>,
+) -> Result<Value, ToolError> {
     let args = Args::new(prepared);
     match panic::catch_unwind(AssertUnwindSafe(|| f(&args))) {
         Ok(outcome) => outcome,
