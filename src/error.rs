@@ -21,6 +21,15 @@ pub enum ExitCode {
 }
 
 impl ExitCode {
+    pub const ALL: [ExitCode; 6] = [
+        ExitCode::Success,
+        ExitCode::ToolFailed,
+        ExitCode::Usage,
+        ExitCode::ConfirmationRequired,
+        ExitCode::NotFound,
+        ExitCode::Timeout,
+    ];
+
     pub fn code(self) -> i32 {
         self as i32
     }
