@@ -1,4 +1,5 @@
-//! Turns the words after `cmpx run <tool>` into a raw argument map.
+//! Turns the words after `cmpx run <tool>` (or `cmpx do <request>`) into a raw argument map
+//! plus the executor's own flags (`--yes`, `--dry-run`, `--timeout`, `--intent`, `--json`, …).
 //!
 //! `--name value`, `--name=value`, `--flag` (booleans), `--args '<json object>'`, and a bare word
 //! for the first required parameter not yet given. For text, textarea, json and file parameters
@@ -18,6 +19,70 @@ pub struct Invocation {
     pub json: bool,
     pub pretty: bool,
     pub help: bool,
+    /// `--yes`: consent to a confirm/destructive intent.
+    pub yes: bool,
+    /// `--dry-run`: show the argv, run nothing.
+    pub dry_run: bool,
+    /// `--timeout <seconds>` for external programs.
+    pub timeout: Option<f64>,
+    /// `--intent <index|pattern>`: which intent of an installed tool.
+    pub intent: Option<String>,
+}
+
+/// Where a parameter's value may come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// Taken as written.
+    Literal,
+    /// `@path` reads a UTF-8 file.
+    Files,
+    /// `@path` reads a UTF-8 file, `-` reads stdin.
+    FilesAndStdin,
+    /// `@path` or `-` read bytes, passed on as Base64 (CTP `file`).
+    Binary,
+}
+
+/// What the parser needs to know about one parameter.
+#[derive(Debug, Clone)]
+pub struct Slot {
+    pub name: String,
+    pub required: bool,
+    /// Boolean: `--name` alone means true.
+    pub flag: bool,
+    pub source: Source,
+}
+
+pub fn slots_for_definition(def: &ToolDefinition) -> Vec<Slot> {
+    def.parameters.iter().map(slot_for).collect()
+}
+
+fn slot_for(p: &Parameter) -> Slot {
+    let source = match p.kind {
+        ParamType::Text => Source::Files,
+        ParamType::Textarea | ParamType::Json => Source::FilesAndStdin,
+        ParamType::File => Source::Binary,
+        _ => Source::Literal,
+    };
+    Slot {
+        name: p.name.clone(),
+        required: p.required,
+        flag: p.kind == ParamType::Boolean,
+        source,
+    }
+}
+
+/// Slots for a CMP intent: values are literal (an adapter's path is a path, not its content).
+pub fn slots_for_intent(intent: &crate::cmp::Intent) -> Vec<Slot> {
+    intent
+        .params
+        .iter()
+        .map(|(name, spec)| Slot {
+            name: name.clone(),
+            required: spec.required,
+            flag: spec.kind == "boolean",
+            source: Source::Literal,
+        })
+        .collect()
 }
 
 fn squash(name: &str) -> String {
@@ -27,14 +92,18 @@ fn squash(name: &str) -> String {
         .collect()
 }
 
-fn find_param<'a>(def: &'a ToolDefinition, name: &str) -> Option<&'a Parameter> {
-    def.parameter(name).or_else(|| {
+fn find_slot<'a>(slots: &'a [Slot], name: &str) -> Option<&'a Slot> {
+    slots.iter().find(|s| s.name == name).or_else(|| {
         let wanted = squash(name);
-        def.parameters.iter().find(|p| squash(&p.name) == wanted)
+        slots.iter().find(|s| squash(&s.name) == wanted)
     })
 }
 
 pub fn parse(def: &ToolDefinition, tokens: &[String]) -> Result<Invocation, Error> {
+    parse_slots(&slots_for_definition(def), tokens)
+}
+
+pub fn parse_slots(slots: &[Slot], tokens: &[String]) -> Result<Invocation, Error> {
     let mut inv = Invocation::default();
     let mut stdin_used = false;
     let mut given: Map<String, Value> = Map::new();
@@ -44,18 +113,17 @@ pub fn parse(def: &ToolDefinition, tokens: &[String]) -> Result<Invocation, Erro
         let token = &tokens[i];
         i += 1;
         let Some(flag) = token.strip_prefix("--").filter(|f| !f.is_empty()) else {
-            let Some(param) = def
-                .parameters
+            let Some(slot) = slots
                 .iter()
-                .find(|p| p.required && !given.contains_key(&p.name))
+                .find(|s| s.required && !given.contains_key(&s.name))
             else {
                 return Err(Error::Usage(format!(
                     "unexpected argument '{}'; give parameters as --<name> <value>",
                     crate::text::preview(token, 40)
                 )));
             };
-            let value = resolve_value(param, token, &mut stdin_used)?;
-            given.insert(param.name.clone(), value);
+            let value = resolve_value(slot, token, &mut stdin_used)?;
+            given.insert(slot.name.clone(), value);
             continue;
         };
         let (name, inline) = match flag.split_once('=') {
@@ -66,6 +134,32 @@ pub fn parse(def: &ToolDefinition, tokens: &[String]) -> Result<Invocation, Erro
             "json" => inv.json = true,
             "pretty" => inv.pretty = true,
             "help" => inv.help = true,
+            "yes" => inv.yes = true,
+            "dry-run" | "dryRun" => inv.dry_run = true,
+            "timeout" => {
+                let text = match inline {
+                    Some(v) => v,
+                    None => next_value(tokens, &mut i, "timeout")?,
+                };
+                let secs: f64 = text
+                    .trim()
+                    .parse()
+                    .ok()
+                    .filter(|s: &f64| s.is_finite() && *s > 0.0)
+                    .ok_or_else(|| {
+                        Error::Usage(format!(
+                            "--timeout takes a positive number of seconds, not '{}'",
+                            crate::text::preview(&text, 20)
+                        ))
+                    })?;
+                inv.timeout = Some(secs);
+            }
+            "intent" => {
+                inv.intent = Some(match inline {
+                    Some(v) => v,
+                    None => next_value(tokens, &mut i, "intent")?,
+                })
+            }
             "args" => {
                 let text = match inline {
                     Some(v) => v,
@@ -83,14 +177,14 @@ pub fn parse(def: &ToolDefinition, tokens: &[String]) -> Result<Invocation, Erro
                 }
             }
             _ => {
-                let param = find_param(def, name);
-                let key = param.map_or_else(|| name.to_string(), |p| p.name.clone());
+                let slot = find_slot(slots, name);
+                let key = slot.map_or_else(|| name.to_string(), |s| s.name.clone());
                 if given.contains_key(&key) {
                     return Err(Error::Usage(format!("--{key} is given more than once")));
                 }
-                let value = match (param, inline) {
-                    (Some(p), Some(v)) => resolve_value(p, &v, &mut stdin_used)?,
-                    (Some(p), None) if p.kind == ParamType::Boolean => {
+                let value = match (slot, inline) {
+                    (Some(s), Some(v)) => resolve_value(s, &v, &mut stdin_used)?,
+                    (Some(s), None) if s.flag => {
                         match tokens.get(i).filter(|t| {
                             t.eq_ignore_ascii_case("true") || t.eq_ignore_ascii_case("false")
                         }) {
@@ -101,9 +195,9 @@ pub fn parse(def: &ToolDefinition, tokens: &[String]) -> Result<Invocation, Erro
                             None => Value::Bool(true),
                         }
                     }
-                    (Some(p), None) => {
-                        let raw = next_value(tokens, &mut i, &p.name)?;
-                        resolve_value(p, &raw, &mut stdin_used)?
+                    (Some(s), None) => {
+                        let raw = next_value(tokens, &mut i, &s.name)?;
+                        resolve_value(s, &raw, &mut stdin_used)?
                     }
                     // Unknown names are kept so that validation can name them with a suggestion.
                     (None, Some(v)) => Value::String(v),
@@ -191,28 +285,17 @@ fn read_indirect(raw: &str, stdin_used: &mut bool, name: &str) -> Result<String,
     }
 }
 
-/// Whether `@path` and `-` are read for this parameter. Short literal types (select, number,
-/// boolean, colour, date, …) take every value as written, so a separator of `-` stays `-`.
-fn reads_files(param: &Parameter) -> bool {
-    matches!(
-        param.kind,
-        ParamType::Text | ParamType::Textarea | ParamType::Json | ParamType::File
-    )
-}
-
-fn resolve_value(param: &Parameter, raw: &str, stdin_used: &mut bool) -> Result<Value, Error> {
-    if !reads_files(param) {
+fn resolve_value(slot: &Slot, raw: &str, stdin_used: &mut bool) -> Result<Value, Error> {
+    let reads_stdin = matches!(slot.source, Source::FilesAndStdin | Source::Binary);
+    if slot.source == Source::Literal || (raw == "-" && !reads_stdin) {
         return Ok(Value::String(raw.to_string()));
     }
-    if raw == "-" && param.kind == ParamType::Text {
-        return Ok(Value::String(raw.to_string()));
-    }
-    let text = match indirect_bytes(raw, stdin_used, &param.name)? {
+    let text = match indirect_bytes(raw, stdin_used, &slot.name)? {
         // Binary parameters carry Base64, as the CTP `file` type specifies.
-        Some(bytes) if param.kind == ParamType::File => {
+        Some(bytes) if slot.source == Source::Binary => {
             base64::engine::general_purpose::STANDARD.encode(bytes)
         }
-        Some(bytes) => utf8(bytes, &param.name)?,
+        Some(bytes) => utf8(bytes, &slot.name)?,
         None => literal(raw).to_string(),
     };
     Ok(Value::String(text))

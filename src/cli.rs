@@ -8,7 +8,7 @@ use std::path::PathBuf;
     name = "cmpx",
     version,
     about = "Developer utilities for coding agents: a CTP catalogue exported as CMP folders, and the executor they point at",
-    after_help = "Exit codes: 0 success, 1 tool failed, 2 usage error, 3 confirmation required, 4 not found, 5 timeout."
+    after_help = "Exit codes: 0 success, 1 tool failed, 2 usage error, 3 confirmation required, 4 not found, 5 timeout, 6 ambiguous request."
 )]
 pub struct Cli {
     /// Print JSON even when stdout is a terminal (also CMP_AGENT=1).
@@ -58,6 +58,35 @@ pub enum Command {
     Show {
         /// Tool name.
         tool: String,
+    },
+    /// Resolve a request and run the best intent if it is a confident, unambiguous match.
+    ///
+    /// cmpx do <request words>... [--<param> <value>]... [--yes] [--dry-run] [--timeout S]
+    #[command(disable_help_flag = true)]
+    Do {
+        /// The request words, then parameters.
+        #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true, num_args = 1..)]
+        words: Vec<String>,
+    },
+    /// Validate a CMP tool folder and copy it into $CMP_HOME/tools.
+    Install {
+        /// The tool folder (holding cmp/ or .cmp/).
+        dir: PathBuf,
+        /// Replace an installed folder of the same name.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Rank the installed intents that match a request in plain words.
+    Resolve {
+        /// The request, e.g. "pretty print this json".
+        #[arg(required = true, num_args = 1..)]
+        text: Vec<String>,
+        /// How many candidates to show.
+        #[arg(long, default_value_t = 5)]
+        top: usize,
+        /// Only tools in this domain.
+        #[arg(long)]
+        domain: Option<String>,
     },
     /// Check CTP definition files or CMP folders; with no paths, the built-in catalogue.
     Validate {

@@ -18,16 +18,19 @@ pub enum ExitCode {
     NotFound = 4,
     /// The tool ran past its time limit.
     Timeout = 5,
+    /// `cmpx do` found no single confident match; the candidates are printed, nothing ran.
+    Ambiguous = 6,
 }
 
 impl ExitCode {
-    pub const ALL: [ExitCode; 6] = [
+    pub const ALL: [ExitCode; 7] = [
         ExitCode::Success,
         ExitCode::ToolFailed,
         ExitCode::Usage,
         ExitCode::ConfirmationRequired,
         ExitCode::NotFound,
         ExitCode::Timeout,
+        ExitCode::Ambiguous,
     ];
 
     pub fn code(self) -> i32 {

@@ -11,6 +11,7 @@ pub mod error;
 pub mod exec;
 pub mod output;
 pub mod paths;
+pub mod resolve;
 pub mod suggest;
 pub mod text;
 pub mod tools;

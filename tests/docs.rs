@@ -32,6 +32,10 @@ fn readme_documents_every_exit_code() {
     let readme = read("README.md");
     for code in cmpx::ExitCode::ALL {
         let row = format!("| {} |", code.code());
-        assert!(readme.contains(&row), "README.md has no row for exit code {}", code.code());
+        assert!(
+            readme.contains(&row),
+            "README.md has no row for exit code {}",
+            code.code()
+        );
     }
 }

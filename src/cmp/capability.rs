@@ -27,6 +27,14 @@ pub struct Intent {
     pub destructive: bool,
     #[serde(default = "yes")]
     pub idempotent: bool,
+    /// cmpx extension for adapters: exit statuses that mean success (default `[0]`), e.g.
+    /// `[0, 1]` for search programs that exit 1 when nothing matched.
+    #[serde(
+        default,
+        rename = "successCodes",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub success_codes: Vec<i32>,
 }
 
 impl Intent {

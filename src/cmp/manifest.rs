@@ -20,6 +20,9 @@ pub struct Manifest {
     pub adapter: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wraps: Option<String>,
+    /// cmpx extension for adapters: other names the wrapped program goes by (Debian's `fdfind`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
 }
 
 /// Longest summary CMP allows, in characters.

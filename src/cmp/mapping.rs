@@ -20,6 +20,7 @@ pub fn manifest(def: &ToolDefinition) -> Manifest {
         tags: Vec::new(),
         adapter: false,
         wraps: None,
+        aliases: Vec::new(),
     }
 }
 
@@ -38,6 +39,7 @@ pub fn capability(def: &ToolDefinition) -> Capability {
             destructive: false,
             // Built-in tools have no side effects: repeating a call changes nothing outside it.
             idempotent: true,
+            success_codes: Vec::new(),
         }],
     }
 }

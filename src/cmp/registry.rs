@@ -129,7 +129,7 @@ pub fn scan(roots: &[PathBuf]) -> Scan {
 }
 
 /// `(tool folder, cmp folder)` for every folder under `root` with a manifest, sorted by path.
-fn tool_folders(root: &Path, skipped: &mut Vec<Skipped>) -> Vec<(PathBuf, PathBuf)> {
+pub fn tool_folders(root: &Path, skipped: &mut Vec<Skipped>) -> Vec<(PathBuf, PathBuf)> {
     let base = glob::Pattern::escape(&root.to_string_lossy());
     let mut found: Vec<(PathBuf, PathBuf)> = Vec::new();
     for sub in ["cmp", ".cmp"] {

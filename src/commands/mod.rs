@@ -1,9 +1,13 @@
 //! Dispatch: parse the command line, run one subcommand, map its outcome to an exit code.
 
+mod do_;
 mod export;
+mod install;
 mod list;
+mod resolve;
 mod run;
 mod show;
+mod target;
 mod validate;
 
 use crate::cli::{Cli, Command};
@@ -24,23 +28,34 @@ pub fn main() -> i32 {
         Err(e) => return clap_error(e),
     };
     let run_flags = match &cli.command {
-        Command::Run { params, .. } => (
-            params.iter().any(|p| p == "--json"),
-            params.iter().any(|p| p == "--pretty"),
+        Command::Run { params: words, .. } | Command::Do { words } => (
+            words.iter().any(|p| p == "--json"),
+            words.iter().any(|p| p == "--pretty"),
         ),
         _ => (false, false),
     };
     let mode = Mode::detect(cli.json || run_flags.0, cli.pretty || run_flags.1);
     let result = match cli.command {
         Command::Run { tool, params } => run::run(mode, &tool, &params),
+        Command::Do { words } => do_::run(mode, &words),
+        Command::Install { dir, force } => install::run(mode, &dir, force),
         Command::Export { to, force, dry_run } => export::run(mode, to, force, dry_run),
         Command::List { domain } => list::run(mode, domain.as_deref()),
         Command::Show { tool } => show::run(mode, &tool),
+        Command::Resolve { text, top, domain } => resolve::run(mode, &text.join(" "), top, domain),
         Command::Validate { paths } => validate::run(mode, &paths),
     };
     match result {
         Ok(code) => code.code(),
         Err(e) => report_error(mode, e),
+    }
+}
+
+/// Prints the long help of one subcommand (for subcommands that take raw words).
+pub fn print_subcommand_help(name: &str) {
+    let mut cmd = <Cli as clap::CommandFactory>::command();
+    if let Some(sub) = cmd.find_subcommand_mut(name) {
+        let _ = sub.print_long_help();
     }
 }
 

@@ -14,7 +14,13 @@ pub fn run(mode: Mode, tool: &str, tokens: &[String]) -> Result<ExitCode, Error>
         }
         return Ok(ExitCode::Success);
     }
-    let def = catalogue::get(tool).ok_or_else(|| crate::exec::not_found(tool))?;
+    let wants_intent = tokens
+        .iter()
+        .any(|t| t == "--intent" || t.starts_with("--intent="));
+    let def = match catalogue::get(tool) {
+        Some(def) if !wants_intent => def,
+        _ => return run_installed(mode, tool, tokens),
+    };
     let inv = crate::argv::parse(&def, tokens)?;
     if inv.help {
         print_help(&def);
@@ -25,6 +31,74 @@ pub fn run(mode: Mode, tool: &str, tokens: &[String]) -> Result<ExitCode, Error>
     Ok(result
         .error_code()
         .map_or(ExitCode::Success, ExitCode::for_error_code))
+}
+
+/// Any installed tool (an adapter, a third-party folder, or ours with `--intent`).
+fn run_installed(mode: Mode, tool: &str, tokens: &[String]) -> Result<ExitCode, Error> {
+    let scan = crate::cmp::registry::scan(&crate::paths::all_roots());
+    let Some(installed) = scan.find(tool) else {
+        let err = crate::exec::not_found(tool);
+        return Err(
+            match crate::suggest::did_you_mean(tool, scan.tools.iter().map(|t| t.name())) {
+                Some(s) if err.data.is_none() => crate::ctp::ToolError::new(
+                    err.code,
+                    format!(
+                        "unknown tool '{}'; did you mean '{s}'?",
+                        crate::text::preview(tool, 60)
+                    ),
+                )
+                .with_data(serde_json::json!({ "didYouMean": s }))
+                .into(),
+                _ => err.into(),
+            },
+        );
+    };
+    let (_, cap) = super::target::read(&installed.dir)?;
+    // The intent flag is read before the parameters, whose names depend on the intent.
+    let wanted = tokens.iter().enumerate().find_map(|(i, t)| {
+        t.strip_prefix("--intent=").map(str::to_string).or_else(|| {
+            (t == "--intent")
+                .then(|| tokens.get(i + 1).cloned())
+                .flatten()
+        })
+    });
+    let index = match wanted {
+        Some(w) => super::target::choose_intent(&cap, &w).ok_or_else(|| {
+            Error::Usage(format!(
+                "{tool} has no intent matching '{}'; intents: {}",
+                crate::text::preview(&w, 40),
+                list_intents(&cap)
+            ))
+        })?,
+        None if cap.intents.len() == 1 => 0,
+        None => {
+            return Err(Error::Usage(format!(
+                "{tool} has several intents; choose one with --intent <n|pattern>: {}",
+                list_intents(&cap)
+            )));
+        }
+    };
+    let target = super::target::load(&installed.dir, index)?;
+    let inv = crate::argv::parse_slots(&crate::argv::slots_for_intent(&target.intent), tokens)?;
+    let flags = crate::exec::invoke::Flags {
+        yes: inv.yes,
+        dry_run: inv.dry_run,
+        limits: super::target::limits(inv.timeout),
+    };
+    let result = crate::exec::invoke::invoke(&target, &inv.args, &flags);
+    output::print_result(mode, &result);
+    Ok(result
+        .error_code()
+        .map_or(ExitCode::Success, ExitCode::for_error_code))
+}
+
+fn list_intents(cap: &crate::cmp::Capability) -> String {
+    cap.intents
+        .iter()
+        .enumerate()
+        .map(|(i, it)| format!("{i}: {}", it.patterns.first().map_or("", String::as_str)))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 fn print_help(def: &ToolDefinition) {

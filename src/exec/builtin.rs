@@ -1,7 +1,7 @@
 //! Runs catalogue tools in-process: prepare parameters, execute with panics contained, measure.
 
 use crate::catalogue;
-use crate::ctp::{ErrorCode, Metadata, ToolDefinition, ToolError, ToolResult, params};
+use crate::ctp::{ErrorCode, ToolDefinition, ToolError, ToolResult, params};
 use crate::tools::{self, Args};
 use serde_json::{Map, Value, json};
 use std::panic::{self, AssertUnwindSafe};
@@ -34,31 +34,8 @@ pub fn run_builtin(id: &str, raw: &Map<String, Value>) -> ToolResult {
 /// Runs a known definition: normalise → validate → execute → ToolResult with metadata.
 pub fn run_definition(def: &ToolDefinition, raw: &Map<String, Value>) -> ToolResult {
     let started = Instant::now();
-    let input_size = serialized_len(&Value::Object(raw.clone()));
     let outcome = params::prepare(def, raw).and_then(|prepared| execute(def, &prepared));
-    let mut metadata = Metadata {
-        execution_time: 0.0,
-        input_size,
-        output_size: 0,
-        warnings: Vec::new(),
-        tool_version: def.version().to_string(),
-    };
-    let result = match outcome {
-        Ok(data) => {
-            metadata.output_size = serialized_len(&data);
-            ToolResult::ok(data, metadata)
-        }
-        Err(e) => ToolResult::err(e, Some(metadata)),
-    };
-    finish(result, started)
-}
-
-fn finish(mut result: ToolResult, started: Instant) -> ToolResult {
-    if let Some(m) = result.metadata.as_mut() {
-        // Rounded to microseconds: more digits would be noise, not precision.
-        m.execution_time = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
-    }
-    result
+    super::envelope(outcome, started, raw, def.version())
 }
 
 fn execute(def: &ToolDefinition, prepared: &Map<String, Value>) -> Result<Value, ToolError> {
@@ -99,22 +76,6 @@ fn contain(
             ))
         }
     }
-}
-
-fn serialized_len(v: &Value) -> u64 {
-    struct Counter(u64);
-    impl std::io::Write for Counter {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0 += buf.len() as u64;
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut c = Counter(0);
-    let _ = serde_json::to_writer(&mut c, v);
-    c.0
 }
 
 #[cfg(test)]

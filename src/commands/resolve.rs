@@ -1,0 +1,23 @@
+//! `cmpx resolve <text>`: ranked candidates for a request, as JSON.
+
+use crate::error::{Error, ExitCode};
+use crate::output::{self, Mode};
+use crate::resolve::{self, Options};
+
+pub fn run(mode: Mode, text: &str, top: usize, domain: Option<String>) -> Result<ExitCode, Error> {
+    let index = resolve::index::load(&crate::paths::all_roots());
+    let resolution = resolve::resolve(&index, text, &Options { top, domain });
+    if mode.is_json() {
+        output::print_value(mode, &serde_json::to_value(&resolution).unwrap_or_default());
+    } else if resolution.candidates.is_empty() {
+        eprintln!("no installed tool matches {text:?}; `cmpx list` shows what is installed");
+    } else {
+        for c in &resolution.candidates {
+            crate::outln!("{:.3}  {:24} {}", c.score, c.tool, c.command);
+        }
+        if resolution.ambiguous {
+            eprintln!("(ambiguous: the best candidates are too close to call)");
+        }
+    }
+    Ok(ExitCode::Success)
+}

@@ -1,0 +1,82 @@
+//! Loading one intent of an installed tool, shared by `do` and `run --intent`.
+
+use crate::cmp::registry::read_json;
+use crate::cmp::validate::cmp_dir;
+use crate::cmp::{Capability, Manifest};
+use crate::ctp::{ErrorCode, ToolError};
+use crate::error::Error;
+use crate::exec::external::Limits;
+use crate::exec::invoke::Target;
+use std::path::Path;
+use std::time::Duration;
+
+pub fn load(tool_dir: &Path, intent_index: usize) -> Result<Target, Error> {
+    let (manifest, cap) = read(tool_dir)?;
+    let intent = cap.intents.get(intent_index).cloned().ok_or_else(|| {
+        ToolError::new(
+            ErrorCode::NotFound,
+            format!("{} has no intent {intent_index}", manifest.name),
+        )
+    })?;
+    Ok(Target {
+        dir: tool_dir.to_path_buf(),
+        manifest,
+        intent_index,
+        intent,
+    })
+}
+
+pub fn read(tool_dir: &Path) -> Result<(Manifest, Capability), Error> {
+    let dir = cmp_dir(tool_dir).ok_or_else(|| {
+        ToolError::new(
+            ErrorCode::NotFound,
+            format!("{} holds no CMP files", tool_dir.display()),
+        )
+    })?;
+    let manifest: Manifest = read_json(&dir.join("manifest.json")).map_err(ToolError::invalid)?;
+    let cap: Capability = read_json(&dir.join("capability.json")).map_err(ToolError::invalid)?;
+    Ok((manifest, cap))
+}
+
+/// Picks an intent by index ("2") or by pattern: an exact pattern first, else the intent whose
+/// patterns best match the words.
+pub fn choose_intent(cap: &Capability, wanted: &str) -> Option<usize> {
+    if let Ok(i) = wanted.trim().parse::<usize>() {
+        return (i < cap.intents.len()).then_some(i);
+    }
+    let lower = wanted.trim().to_lowercase();
+    if let Some(i) = cap
+        .intents
+        .iter()
+        .position(|it| it.patterns.iter().any(|p| p.to_lowercase() == lower))
+    {
+        return Some(i);
+    }
+    let want = crate::resolve::text::terms(wanted);
+    cap.intents
+        .iter()
+        .enumerate()
+        .map(|(i, it)| {
+            let best = it
+                .patterns
+                .iter()
+                .map(|p| {
+                    let terms = crate::resolve::text::terms(p);
+                    want.iter().filter(|w| terms.contains(w)).count()
+                })
+                .max()
+                .unwrap_or(0);
+            (i, best)
+        })
+        .filter(|(_, n)| *n > 0)
+        .max_by_key(|(i, n)| (*n, std::cmp::Reverse(*i)))
+        .map(|(i, _)| i)
+}
+
+pub fn limits(timeout: Option<f64>) -> Limits {
+    let mut limits = Limits::default();
+    if let Some(secs) = timeout {
+        limits.timeout = Duration::from_secs_f64(secs);
+    }
+    limits
+}

@@ -1,0 +1,130 @@
+//! Running one intent of an installed tool (ours or anyone's): parameters into the template,
+//! consent when the intent asks for it, then in-process for `cmpx run …` or as a program.
+
+use super::confirm::{self, Consent};
+use super::external::{self, Limits};
+use super::template;
+use crate::cmp::{Intent, Manifest};
+use crate::ctp::{ErrorCode, ToolError, ToolResult};
+use serde_json::{Map, Value, json};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// One chosen intent of an installed tool.
+#[derive(Debug, Clone)]
+pub struct Target {
+    pub dir: PathBuf,
+    pub manifest: Manifest,
+    pub intent_index: usize,
+    pub intent: Intent,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Flags {
+    /// Consent given on the command line (`--yes`) or by the MCP client.
+    pub yes: bool,
+    /// Print what would run; run nothing.
+    pub dry_run: bool,
+    pub limits: Limits,
+}
+
+fn shell_line(argv: &[String]) -> String {
+    shell_words::join(argv)
+}
+
+/// Fills the template: the argv that would run, with the prepared values.
+pub fn plan(
+    target: &Target,
+    given: &Map<String, Value>,
+) -> Result<(Vec<String>, Map<String, Value>), ToolError> {
+    let values = template::prepare(&target.intent.params, given)?;
+    let mut argv = template::render(&target.intent.command, &values)?;
+    if is_builtin(&argv) {
+        // Optional parameters of built-in tools are not in the template; pass the given ones on.
+        let in_template = crate::cmp::capability::placeholders(&target.intent.command);
+        for (name, v) in given {
+            if !in_template.contains(&name.as_str()) && !v.is_null() {
+                argv.push(format!("--{name}"));
+                argv.push(v.as_str().map_or_else(|| v.to_string(), str::to_string));
+            }
+        }
+    }
+    Ok((argv, values))
+}
+
+fn is_builtin(argv: &[String]) -> bool {
+    argv.len() >= 3 && argv[0] == crate::cmp::mapping::BINARY && argv[1] == "run"
+}
+
+pub fn invoke(target: &Target, given: &Map<String, Value>, flags: &Flags) -> ToolResult {
+    let started = Instant::now();
+    let version = target.manifest.version.clone();
+    let (argv, _) = match plan(target, given) {
+        Ok(p) => p,
+        Err(e) => return super::envelope(Err(e), started, given, &version),
+    };
+    let intent = &target.intent;
+    if flags.dry_run {
+        let data = json!({
+            "dryRun": true,
+            "tool": target.manifest.name,
+            "intent": { "index": target.intent_index, "pattern": intent.patterns.first() },
+            "argv": argv,
+            "command": shell_line(&argv),
+            "confirm": intent.confirm,
+            "destructive": intent.destructive,
+        });
+        return super::envelope(Ok(data), started, given, &version);
+    }
+    match confirm::obtain(
+        intent.needs_consent(),
+        intent.destructive,
+        &shell_line(&argv),
+        flags.yes,
+    ) {
+        Consent::Given => {}
+        refused => {
+            let (what, hint) = match refused {
+                Consent::Declined => ("declined", ""),
+                _ => (
+                    "required",
+                    "; nothing was run. Re-run with --yes to proceed",
+                ),
+            };
+            let kind = if intent.destructive {
+                "destructive (cannot be undone)"
+            } else {
+                "marked confirm"
+            };
+            let err = ToolError::new(
+                ErrorCode::Unauthorized,
+                format!("confirmation {what}: this action is {kind}{hint}"),
+            )
+            .with_data(json!({
+                "confirmationRequired": true,
+                "declined": refused == Consent::Declined,
+                "tool": target.manifest.name,
+                "argv": argv,
+                "command": shell_line(&argv),
+                "destructive": intent.destructive,
+            }));
+            return super::envelope(Err(err), started, given, &version);
+        }
+    }
+    if is_builtin(&argv) {
+        let Some(def) = crate::catalogue::get(&argv[2]) else {
+            return ToolResult::err(super::not_found(&argv[2]), None);
+        };
+        return match crate::argv::parse(&def, &argv[3..]) {
+            Ok(inv) => super::run_definition(&def, &inv.args),
+            Err(e) => super::envelope(Err(e.into_tool_error()), started, given, &version),
+        };
+    }
+    let codes: &[i32] = if intent.success_codes.is_empty() {
+        &[0]
+    } else {
+        &intent.success_codes
+    };
+    let outcome = external::run(&argv, &target.manifest.aliases, codes, flags.limits);
+    super::envelope(outcome, started, given, &version)
+}

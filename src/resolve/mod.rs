@@ -1,0 +1,130 @@
+//! Intent resolution: from words ("pretty print this json") to ranked intents of installed tools.
+
+pub mod index;
+mod samples;
+mod score;
+pub mod text;
+
+use crate::cmp::ParamSpec;
+use index::Index;
+use indexmap::IndexMap;
+use serde::Serialize;
+use std::path::PathBuf;
+
+/// Below this a candidate is not shown at all: an empty list beats a wild guess.
+pub const MIN_SCORE: f64 = 0.3;
+/// At or above this (and not ambiguous) the best candidate may be run by `cmpx do`.
+pub const CONFIDENT: f64 = 0.55;
+/// Two candidates closer than this are too close to call.
+pub const AMBIGUITY_GAP: f64 = 0.05;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct IntentRef {
+    pub index: usize,
+    pub pattern: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Candidate {
+    pub tool: String,
+    pub intent: IntentRef,
+    pub score: f64,
+    pub command: String,
+    pub params: IndexMap<String, ParamSpec>,
+    pub required: Vec<String>,
+    pub confirm: bool,
+    pub destructive: bool,
+    pub adapter: bool,
+    pub path: PathBuf,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Resolution {
+    pub query: String,
+    pub candidates: Vec<Candidate>,
+    pub ambiguous: bool,
+    pub confident: bool,
+}
+
+impl Resolution {
+    /// The candidate `cmpx do` may run: confident and unambiguous.
+    pub fn chosen(&self) -> Option<&Candidate> {
+        (self.confident && !self.ambiguous)
+            .then(|| self.candidates.first())
+            .flatten()
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub top: usize,
+    pub domain: Option<String>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            top: 5,
+            domain: None,
+        }
+    }
+}
+
+pub fn query(text: &str) -> score::Query {
+    let scrubbed = samples::scrub(text);
+    score::Query {
+        terms: text::terms(&scrubbed.text),
+        concepts: scrubbed.concepts.iter().map(|c| text::term(c)).collect(),
+        raw: text.to_string(),
+    }
+}
+
+pub fn resolve(index: &Index, request: &str, opts: &Options) -> Resolution {
+    let vocab = index.vocabulary();
+    let q = query(request);
+    let mut scored = score::score_all(index, &vocab, &q);
+    scored.retain(|(i, _)| {
+        opts.domain
+            .as_deref()
+            .is_none_or(|d| index.entries[*i].domain.eq_ignore_ascii_case(d))
+    });
+    scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let top = scored.first().map_or(0.0, |s| s.1);
+    let second = scored.get(1).map_or(0.0, |s| s.1);
+    let ambiguous = top >= MIN_SCORE && second >= MIN_SCORE && top - second < AMBIGUITY_GAP;
+    let candidates = scored
+        .into_iter()
+        .filter(|(_, s)| *s >= MIN_SCORE)
+        .take(opts.top.max(1))
+        .map(|(i, s)| candidate(&index.entries[i], s))
+        .collect();
+    Resolution {
+        query: request.to_string(),
+        candidates,
+        ambiguous,
+        confident: top >= CONFIDENT,
+    }
+}
+
+fn candidate(e: &index::Entry, score: f64) -> Candidate {
+    Candidate {
+        tool: e.tool.clone(),
+        intent: IntentRef {
+            index: e.intent,
+            pattern: e.first_pattern.clone(),
+        },
+        score: (score * 1000.0).round() / 1000.0,
+        command: e.command.clone(),
+        required: e
+            .params
+            .iter()
+            .filter(|(_, p)| p.required)
+            .map(|(n, _)| n.clone())
+            .collect(),
+        params: e.params.clone(),
+        confirm: e.confirm,
+        destructive: e.destructive,
+        adapter: e.adapter,
+        path: e.dir.clone(),
+    }
+}

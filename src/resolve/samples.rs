@@ -1,0 +1,92 @@
+//! Recognising data pasted into a request ("decode eyJhbGci…", "what date is 1700000000").
+//!
+//! A recognised sample is cut out of the text (its characters say nothing about the tool) and
+//! replaced by the words that name what it is, which then match tools that mention them.
+
+use regex::Regex;
+use std::sync::OnceLock;
+
+struct Detector {
+    re: Regex,
+    concepts: &'static [&'static str],
+}
+
+fn detectors() -> &'static [Detector] {
+    static D: OnceLock<Vec<Detector>> = OnceLock::new();
+    D.get_or_init(|| {
+        let d = |re: &str, concepts: &'static [&'static str]| Detector { re: Regex::new(re).expect("valid detector"), concepts };
+        vec![
+            d(r"\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*)?", &["jwt"]),
+            d(r"(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", &["uuid"]),
+            d(r"(?m)(?:^|\s)(?:@(?:yearly|annually|monthly|weekly|daily|midnight|hourly)|(?:[0-9*?LW#/,-]+|[A-Z]{3}(?:-[A-Z]{3})?)(?:\s+(?:[0-9*?LW#/,-]+|[A-Za-z]{3}(?:[-,][A-Za-z]{3})*)){4,5})(?:\s|$)", &["cron"]),
+            d(r"\b0[xX][0-9a-fA-F]+\b|\b0[bB][01]+\b|\b0[oO][0-7]+\b", &["number", "base"]),
+            d(r"\b1[0-9]{9}(?:[0-9]{3})?\b|\b[0-9]{13}\b", &["timestamp"]),
+            d(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?\b", &["timestamp", "date"]),
+            d(r"&(?:[a-zA-Z]{2,8}|#\d{2,6}|#x[0-9a-fA-F]{2,6});", &["html", "entity"]),
+            d(r"https?://[^\s'\x22]+", &["url"]),
+            d(r"%[0-9A-Fa-f]{2}", &["url", "encode"]),
+            d(r"(?is)\bselect\b.+\bfrom\b|\binsert\s+into\b|\bupdate\b.+\bset\b|\bcreate\s+table\b", &["sql"]),
+            d(r"(?s)<\?xml.*|<([A-Za-z][\w:.-]*)[^<>]*>.*</([A-Za-z][\w:.-]*)>", &["xml"]),
+            d(r"(?s)^\s*[\[{].*[\]}]\s*$|\{\s*\x22[^\x22]+\x22\s*:", &["json"]),
+            d(r"\b[a-fA-F0-9]{64}\b|\b[a-fA-F0-9]{40}\b|\b[a-fA-F0-9]{32}\b", &["hash"]),
+            d(r"\b[A-Za-z0-9+/]{12,}={1,2}(?:\s|$)|\b[A-Za-z0-9+/]*[0-9][A-Za-z0-9+/]*[A-Z][A-Za-z0-9+/]*[a-z][A-Za-z0-9+/]{8,}={0,2}", &["base64"]),
+        ]
+    })
+}
+
+/// Quoted payloads ('…', "…", `…`) are data, not words about the tool.
+fn quoted() -> &'static Regex {
+    static Q: OnceLock<Regex> = OnceLock::new();
+    Q.get_or_init(|| {
+        Regex::new(r#"(?s)"[^"\n]{1,}"|'[^'\n]{2,}'|`[^`]+`|“[^”]+”"#).expect("valid quote pattern")
+    })
+}
+
+/// What a request looks like once samples are recognised: the remaining text and the concepts.
+#[derive(Debug, Default, PartialEq)]
+pub struct Scrubbed {
+    pub text: String,
+    pub concepts: Vec<&'static str>,
+}
+
+pub fn scrub(request: &str) -> Scrubbed {
+    let mut text = request.to_string();
+    let mut concepts = Vec::new();
+    for d in detectors() {
+        if d.re.is_match(&text) {
+            for c in d.concepts {
+                if !concepts.contains(c) {
+                    concepts.push(*c);
+                }
+            }
+            text = d.re.replace_all(&text, " ").into_owned();
+        }
+    }
+    text = quoted().replace_all(&text, " ").into_owned();
+    Scrubbed { text, concepts }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::scrub;
+
+    #[test]
+    fn recognises_pasted_samples() {
+        let s = scrub("decode eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc please");
+        assert_eq!(s.concepts, vec!["jwt"]);
+        assert!(!s.text.contains("eyJ"));
+        assert_eq!(scrub("what date is 1700000000").concepts, vec!["timestamp"]);
+        assert_eq!(
+            scrub("*/5 * * * * what does it mean").concepts,
+            vec!["cron"]
+        );
+        assert_eq!(
+            scrub("convert 0xff to decimal").concepts,
+            vec!["number", "base"]
+        );
+        assert_eq!(scrub(r#"{"a":1} make it readable"#).concepts, vec!["json"]);
+        assert_eq!(scrub("sha256 of 'hello world'").text.trim(), "sha256 of");
+        assert!(scrub("generate a uuid").concepts.is_empty());
+        assert!(scrub("sort these lines").concepts.is_empty());
+    }
+}

@@ -1,0 +1,261 @@
+//! Turning requests and patterns into comparable terms: words, stop words, synonyms, stems.
+
+use rust_stemmers::{Algorithm, Stemmer};
+use std::sync::OnceLock;
+
+/// Words that carry no information about which tool is wanted.
+const STOP_WORDS: &[&str] = &[
+    "a",
+    "about",
+    "again",
+    "all",
+    "also",
+    "am",
+    "an",
+    "and",
+    "any",
+    "are",
+    "at",
+    "be",
+    "been",
+    "but",
+    "by",
+    "can",
+    "could",
+    "did",
+    "do",
+    "does",
+    "doing",
+    "each",
+    "for",
+    "get",
+    "give",
+    "gives",
+    "got",
+    "has",
+    "have",
+    "help",
+    "here",
+    "how",
+    "i",
+    "i'd",
+    "i'm",
+    "if",
+    "im",
+    "is",
+    "it",
+    "it's",
+    "its",
+    "just",
+    "kindly",
+    "let",
+    "lets",
+    "like",
+    "me",
+    "mine",
+    "my",
+    "need",
+    "needs",
+    "of",
+    "ok",
+    "on",
+    "or",
+    "our",
+    "please",
+    "pls",
+    "plz",
+    "quick",
+    "quickly",
+    "really",
+    "should",
+    "show",
+    "so",
+    "some",
+    "someone",
+    "something",
+    "tell",
+    "than",
+    "thanks",
+    "that",
+    "the",
+    "their",
+    "them",
+    "then",
+    "there",
+    "these",
+    "they",
+    "thing",
+    "this",
+    "those",
+    "thx",
+    "up",
+    "us",
+    "use",
+    "using",
+    "very",
+    "via",
+    "wanna",
+    "want",
+    "was",
+    "way",
+    "we",
+    "were",
+    "what",
+    "what's",
+    "whats",
+    "which",
+    "will",
+    "with",
+    "would",
+    "you",
+    "your",
+];
+
+/// Words normalised to one spelling before stemming, so paraphrases meet on the same term.
+const SYNONYMS: &[(&str, &str)] = &[
+    ("into", "to"),
+    ("prettify", "pretty"),
+    ("prettyprint", "pretty"),
+    ("beautify", "pretty"),
+    ("beautifier", "pretty"),
+    ("indent", "pretty"),
+    ("indented", "pretty"),
+    ("readable", "pretty"),
+    ("reformat", "format"),
+    ("formatter", "format"),
+    ("minify", "minify"),
+    ("minified", "minify"),
+    ("compact", "minify"),
+    ("uglify", "minify"),
+    ("create", "generate"),
+    ("make", "generate"),
+    ("produce", "generate"),
+    ("new", "generate"),
+    ("generator", "generate"),
+    ("random", "generate"),
+    ("transform", "convert"),
+    ("turn", "convert"),
+    ("translate", "convert"),
+    ("converter", "convert"),
+    ("change", "convert"),
+    ("compare", "diff"),
+    ("comparison", "diff"),
+    ("difference", "diff"),
+    ("differences", "diff"),
+    ("strip", "remove"),
+    ("delete", "remove"),
+    ("erase", "remove"),
+    ("compute", "calculate"),
+    ("calc", "calculate"),
+    ("calculator", "calculate"),
+    ("digest", "hash"),
+    ("checksum", "checksum"),
+    ("inspect", "decode"),
+    ("examine", "decode"),
+    ("explain", "describe"),
+    ("meaning", "describe"),
+    ("means", "describe"),
+    ("mean", "describe"),
+    ("verify", "validate"),
+    ("validator", "validate"),
+    ("check", "validate"),
+    ("jwts", "jwt"),
+    ("yml", "yaml"),
+    ("b64", "base64"),
+    ("hexadecimal", "hex"),
+    ("url", "url"),
+    ("uri", "url"),
+    ("urls", "url"),
+    ("guid", "uuid"),
+    ("guids", "uuid"),
+    ("md5sum", "md5"),
+    ("sha256sum", "sha256"),
+    ("epoch", "timestamp"),
+    ("unixtime", "timestamp"),
+    ("crontab", "cron"),
+    ("regexp", "regex"),
+    ("regular", "regex"),
+    ("expression", "regex"),
+    ("pwd", "password"),
+    ("passphrase", "password"),
+    ("qrcode", "qr"),
+    ("zip", "compress"),
+    ("unzip", "decompress"),
+    ("gunzip", "decompress"),
+    ("inflate", "decompress"),
+    ("deflate", "compress"),
+    ("encoding", "encode"),
+    ("encoder", "encode"),
+    ("decoder", "decode"),
+    ("decoding", "decode"),
+];
+
+fn stemmer() -> &'static Stemmer {
+    static STEMMER: OnceLock<Stemmer> = OnceLock::new();
+    STEMMER.get_or_init(|| Stemmer::create(Algorithm::English))
+}
+
+/// Lowercase runs of letters and digits (apostrophes kept inside words).
+pub fn words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for c in text.chars() {
+        if c.is_alphanumeric() || (c == '\'' && !cur.is_empty()) {
+            cur.extend(c.to_lowercase());
+        } else if !cur.is_empty() {
+            out.push(std::mem::take(&mut cur).trim_end_matches('\'').to_string());
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur.trim_end_matches('\'').to_string());
+    }
+    out
+}
+
+pub fn is_stop_word(word: &str) -> bool {
+    STOP_WORDS.binary_search(&word).is_ok()
+}
+
+/// One word to its term: synonym folded, then stemmed.
+pub fn term(word: &str) -> String {
+    let word = SYNONYMS
+        .iter()
+        .find(|(w, _)| *w == word)
+        .map_or(word, |(_, canon)| canon);
+    stemmer().stem(word).into_owned()
+}
+
+/// The ordered terms of a text, stop words dropped.
+pub fn terms(text: &str) -> Vec<String> {
+    words(text)
+        .iter()
+        .filter(|w| !is_stop_word(w))
+        .map(|w| term(w))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stop_words_are_sorted_for_binary_search() {
+        let mut sorted = STOP_WORDS.to_vec();
+        sorted.sort_unstable();
+        assert_eq!(sorted, STOP_WORDS);
+    }
+
+    #[test]
+    fn plurals_verb_forms_and_synonyms_meet() {
+        assert_eq!(terms("Generating UUIDs"), terms("generate uuid"));
+        assert_eq!(terms("beautify the JSON"), terms("prettify json"));
+        assert_eq!(
+            terms("convert yaml into json"),
+            vec!["convert", "yaml", "to", "json"]
+        );
+        assert_eq!(
+            words("don't split base64, sha-256!"),
+            vec!["don't", "split", "base64", "sha", "256"]
+        );
+    }
+}
