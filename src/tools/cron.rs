@@ -471,10 +471,11 @@ fn name_of(kind: Kind, v: u32) -> String {
 }
 
 fn plural(unit: &str, n: u32) -> String {
-    if n == 1 {
-        unit.to_string()
-    } else {
-        format!("{n} {unit}s")
+    match (n, unit.strip_prefix("day ")) {
+        (1, _) => unit.to_string(),
+        // "day of the week" pluralises its head noun.
+        (_, Some(tail)) => format!("{n} days {tail}"),
+        _ => format!("{n} {unit}s"),
     }
 }
 
@@ -654,6 +655,11 @@ fn dow_phrase(field: &Field, also_dom: bool) -> String {
             name_of(Kind::Dow, *b)
         ),
         [Item::LastDow(d)] => format!("{lead}on the last {} of the month", name_of(Kind::Dow, *d)),
+        [
+            Item::Step {
+                star: true, step, ..
+            },
+        ] => format!("{lead}on every {} day of the week", ordinal(*step)),
         [Item::NthDow(d, n)] => format!(
             "{lead}on the {} {} of the month",
             nth_word(*n),
@@ -763,6 +769,10 @@ mod tests {
             "At 00:00, on day 1 of the month, only in January"
         );
         assert_eq!(describe("@weekly"), "At 00:00, only on Sunday");
+        assert_eq!(
+            describe("0 6 * * */2"),
+            "At 06:00, on every 2nd day of the week"
+        );
         assert_eq!(describe("*/10 * * * * *"), "Every 10 seconds");
         assert_eq!(describe("30 15 10 * * *"), "At 10:15:30");
         assert_eq!(
