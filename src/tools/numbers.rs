@@ -1,5 +1,233 @@
-//! (family module; implementations land here)
+//! Number base conversion for integers of any size (num-bigint), bases 2 to 36.
 
 use super::ToolFn;
+use super::args::Args;
+use crate::ctp::{ToolError, ToolOutcome};
+use num_bigint::BigUint;
+use serde_json::json;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[];
+pub const TOOLS: &[(&str, ToolFn)] = &[("number-base-converter", number_base_converter)];
+
+struct Parsed {
+    negative: bool,
+    magnitude: BigUint,
+    base: u32,
+}
+
+fn number_base_converter(args: &Args) -> ToolOutcome {
+    let input = args.str("input")?;
+    let from = match args.str("from")? {
+        "auto" => None,
+        b => Some(base(b)?),
+    };
+    let parsed = parse(input, from)?;
+    let upper = args.flag("uppercase");
+    let prefix = args.flag("prefix");
+    let render = |b: u32| {
+        let mut digits = parsed.magnitude.to_str_radix(b);
+        if upper {
+            digits.make_ascii_uppercase();
+        }
+        let p = match (prefix, b) {
+            (true, 2) => "0b",
+            (true, 8) => "0o",
+            (true, 16) => "0x",
+            _ => "",
+        };
+        let sign = if parsed.negative { "-" } else { "" };
+        format!("{sign}{p}{digits}")
+    };
+    let (binary, octal, decimal, hex) = (render(2), render(8), render(10), render(16));
+    let to = args.str("to")?;
+    let output = match to {
+        "all" => {
+            format!("binary: {binary}\noctal: {octal}\ndecimal: {decimal}\nhexadecimal: {hex}")
+        }
+        b => render(base(b)?),
+    };
+    Ok(json!({
+        "output": output,
+        "binary": binary,
+        "octal": octal,
+        "decimal": decimal,
+        "hexadecimal": hex,
+        "fromBase": parsed.base,
+        "bitLength": parsed.magnitude.bits(),
+        "negative": parsed.negative,
+    }))
+}
+
+fn base(text: &str) -> Result<u32, ToolError> {
+    text.parse::<u32>()
+        .ok()
+        .filter(|b| (2..=36).contains(b))
+        .ok_or_else(|| ToolError::invalid(format!("base '{text}' must be from 2 to 36")))
+}
+
+fn allowed_digits(base: u32) -> String {
+    match base {
+        2..=10 => format!("0-{}", base - 1),
+        11 => "0-9, a".into(),
+        _ => format!("0-9, a-{}", char::from(b'a' + (base - 11) as u8)),
+    }
+}
+
+/// Reads an optionally signed integer; `_` and spaces separate digit groups. Without an
+/// explicit base, a 0x / 0o / 0b prefix picks the base and anything else is decimal.
+fn parse(input: &str, from: Option<u32>) -> Result<Parsed, ToolError> {
+    let chars: Vec<(usize, char)> = input.chars().enumerate().map(|(i, c)| (i + 1, c)).collect();
+    let mut rest: &[(usize, char)] = &chars;
+    while let [(_, c), tail @ ..] = rest {
+        if !c.is_whitespace() {
+            break;
+        }
+        rest = tail;
+    }
+    let mut negative = false;
+    if let [(_, c @ ('-' | '+')), tail @ ..] = rest {
+        negative = *c == '-';
+        rest = tail;
+    }
+    let prefixed = match rest {
+        [(_, '0'), (_, p), ..] => match p.to_ascii_lowercase() {
+            'x' => Some(16),
+            'o' => Some(8),
+            'b' => Some(2),
+            _ => None,
+        },
+        _ => None,
+    };
+    let base = match (from, prefixed) {
+        (None, Some(p)) => {
+            rest = &rest[2..];
+            p
+        }
+        (None, None) => 10,
+        (Some(b), Some(p)) if b == p => {
+            rest = &rest[2..];
+            b
+        }
+        (Some(b), _) => b,
+    };
+    let mut digits = String::new();
+    for &(pos, c) in rest {
+        if c == '_' || c.is_whitespace() {
+            continue;
+        }
+        if c.is_digit(base) {
+            digits.push(c);
+        } else {
+            let hint = if c == '.' || c == ',' {
+                " (only whole numbers are supported)"
+            } else {
+                ""
+            };
+            return Err(ToolError::invalid(format!(
+                "invalid digit '{}' at position {pos} for base {base} (allowed: {}){hint}",
+                crate::text::escape_control(&c.to_string()),
+                allowed_digits(base)
+            )));
+        }
+    }
+    if digits.is_empty() {
+        return Err(ToolError::invalid(format!(
+            "'{}' contains no digits to convert",
+            crate::text::preview(input, 40)
+        )));
+    }
+    let magnitude = BigUint::parse_bytes(digits.as_bytes(), base)
+        .ok_or_else(|| ToolError::invalid(format!("cannot read '{digits}' in base {base}")))?;
+    // "-0" is zero, not negative zero.
+    let negative = negative && magnitude.bits() > 0;
+    Ok(Parsed {
+        negative,
+        magnitude,
+        base,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ctp::ErrorCode;
+    use crate::tools::testing::{run_err, run_ok};
+    use serde_json::json;
+
+    #[test]
+    fn two_fifty_five_everywhere() {
+        let data = run_ok("number-base-converter", json!({"input": "255"}));
+        assert_eq!(data["binary"], "11111111");
+        assert_eq!(data["octal"], "377");
+        assert_eq!(data["hexadecimal"], "ff");
+        assert_eq!(data["bitLength"], 8);
+        assert_eq!(
+            data["output"],
+            "binary: 11111111\noctal: 377\ndecimal: 255\nhexadecimal: ff"
+        );
+        for input in ["0xFF", "0b1111_1111", "0o377", "-0x0"] {
+            let d = run_ok("number-base-converter", json!({"input": input, "to": 10}));
+            let expected = if input == "-0x0" { "0" } else { "255" };
+            assert_eq!(d["output"], expected, "{input}");
+        }
+    }
+
+    #[test]
+    fn word_size_boundaries() {
+        // 2^64 and 2^128: one past u64::MAX and u128::MAX.
+        let d = run_ok(
+            "number-base-converter",
+            json!({"input": "18446744073709551616", "to": 16, "prefix": true}),
+        );
+        assert_eq!(d["output"], "0x10000000000000000");
+        assert_eq!(d["bitLength"], 65);
+        let d = run_ok(
+            "number-base-converter",
+            json!({"input": "ffffffff ffffffff ffffffff ffffffff", "from": 16, "to": 10}),
+        );
+        assert_eq!(d["output"], "340282366920938463463374607431768211455");
+        let d = run_ok(
+            "number-base-converter",
+            json!({"input": "-340282366920938463463374607431768211456", "to": 16, "uppercase": true}),
+        );
+        assert_eq!(d["output"], "-100000000000000000000000000000000");
+        assert_eq!(d["negative"], true);
+    }
+
+    #[test]
+    fn base_36() {
+        let d = run_ok(
+            "number-base-converter",
+            json!({"input": "zz", "from": 36, "to": 10}),
+        );
+        assert_eq!(d["output"], "1295");
+        let d = run_ok(
+            "number-base-converter",
+            json!({"input": "1295", "to": 36, "uppercase": true}),
+        );
+        assert_eq!(d["output"], "ZZ");
+        // With an explicit base 16, "0b" is the number 11, not a binary prefix.
+        let d = run_ok(
+            "number-base-converter",
+            json!({"input": "0b", "from": 16, "to": 10}),
+        );
+        assert_eq!(d["output"], "11");
+    }
+
+    #[test]
+    fn invalid_digit_names_digit_and_position() {
+        let (code, msg) = run_err(
+            "number-base-converter",
+            json!({"input": "12g4", "from": 16}),
+        );
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert_eq!(
+            msg,
+            "invalid digit 'g' at position 3 for base 16 (allowed: 0-9, a-f)"
+        );
+        let (_, msg) = run_err("number-base-converter", json!({"input": "0b102"}));
+        assert!(msg.contains("'2' at position 5 for base 2"), "{msg}");
+        let (_, msg) = run_err("number-base-converter", json!({"input": "1.5"}));
+        assert!(msg.contains("whole numbers"), "{msg}");
+        let (code, _) = run_err("number-base-converter", json!({"input": "0x"}));
+        assert_eq!(code, ErrorCode::InvalidInput);
+    }
+}
