@@ -27,14 +27,14 @@ fn json_formatter(args: &Args) -> ToolOutcome {
         _ => "  ",
     };
     let capacity = src.len() + src.len() / 2 + 16;
-    let output = rewrite(src, Some(unit), args, capacity);
+    let output = rewrite(src, Some(unit), args, capacity)?;
     Ok(json!({ "output": output }))
 }
 
 fn json_minifier(args: &Args) -> ToolOutcome {
     let input = args.str("input")?;
     let src = validate(input)?;
-    let output = rewrite(src, None, args, src.len());
+    let output = rewrite(src, None, args, src.len())?;
     Ok(json!({
         "output": output,
         "originalSize": input.len(),
@@ -43,16 +43,21 @@ fn json_minifier(args: &Args) -> ToolOutcome {
 }
 
 /// Re-emits validated JSON with the given indentation unit (`None` = minified).
-fn rewrite(src: &str, unit: Option<&str>, args: &Args, capacity: usize) -> String {
+fn rewrite(
+    src: &str,
+    unit: Option<&str>,
+    args: &Args,
+    capacity: usize,
+) -> Result<String, ToolError> {
     let mut e = Emitter::new(unit, args.flag("ensureAscii"), capacity);
     if args.flag("sortKeys") {
-        let mut tree = build_tree(src);
+        let mut tree = build_tree(src)?;
         sort_keys(&mut tree);
         e.node(&tree);
     } else {
         e.tokens(Lexer::new(src));
     }
-    e.finish()
+    Ok(e.finish())
 }
 
 /// Checks that `input` is one JSON value (RFC 8259) and returns it without a leading BOM.
@@ -86,7 +91,7 @@ pub(crate) fn json_error(e: &serde_json::Error) -> ToolError {
 
 /// Validates `input` and builds its literal-preserving tree.
 pub(crate) fn parse(input: &str) -> Result<Node<'_>, ToolError> {
-    validate(input).map(build_tree)
+    validate(input).and_then(build_tree)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -171,24 +176,43 @@ pub(crate) enum Node<'a> {
     Object(Vec<(&'a str, Node<'a>)>),
 }
 
-fn build_tree(src: &str) -> Node<'_> {
+/// Nesting limit for the tree, which is walked recursively; serde_json's parser and
+/// serde_norway use the same limit.
+const MAX_DEPTH: usize = 128;
+
+fn build_tree(src: &str) -> Result<Node<'_>, ToolError> {
     let mut lx = Lexer::new(src);
     match lx.next() {
-        Some(first) => node_from(&mut lx, first),
-        None => Node::Lit("null"),
+        Some(first) => node_from(&mut lx, first, 0),
+        None => Ok(Node::Lit("null")),
     }
 }
 
-// Recursion is bounded: serde_json rejected anything nested deeper than 128 levels.
-fn node_from<'a>(lx: &mut Lexer<'a>, first: Tok<'a>) -> Node<'a> {
-    match first {
+fn too_deep(lx: &Lexer<'_>) -> ToolError {
+    let before = lx.src.get(..lx.pos).unwrap_or_default();
+    let line = before.matches('\n').count() + 1;
+    let col = before
+        .rsplit_once('\n')
+        .map_or(before, |(_, t)| t)
+        .chars()
+        .count();
+    ToolError::invalid(format!(
+        "JSON nested deeper than {MAX_DEPTH} levels (at line {line}, column {col}) is not supported by this operation"
+    ))
+}
+
+fn node_from<'a>(lx: &mut Lexer<'a>, first: Tok<'a>, depth: usize) -> Result<Node<'a>, ToolError> {
+    if matches!(first, Tok::Open(_)) && depth >= MAX_DEPTH {
+        return Err(too_deep(lx));
+    }
+    Ok(match first {
         Tok::Open(b'[') => {
             let mut items = Vec::new();
             while let Some(t) = lx.next() {
                 match t {
                     Tok::Close(_) => break,
                     Tok::Comma => {}
-                    t => items.push(node_from(lx, t)),
+                    t => items.push(node_from(lx, t, depth + 1)?),
                 }
             }
             Node::Array(items)
@@ -201,7 +225,7 @@ fn node_from<'a>(lx: &mut Lexer<'a>, first: Tok<'a>) -> Node<'a> {
                     Tok::Str(key) => {
                         let _colon = lx.next();
                         let value = match lx.next() {
-                            Some(v) => node_from(lx, v),
+                            Some(v) => node_from(lx, v, depth + 1)?,
                             None => Node::Lit("null"),
                         };
                         members.push((key, value));
@@ -214,7 +238,7 @@ fn node_from<'a>(lx: &mut Lexer<'a>, first: Tok<'a>) -> Node<'a> {
         Tok::Str(s) => Node::Str(s),
         Tok::Lit(s) => Node::Lit(s),
         Tok::Close(_) | Tok::Comma | Tok::Colon => Node::Lit("null"),
-    }
+    })
 }
 
 /// The text of a raw string token (`"a\u0062"` → `ab`), borrowed when it has no escapes.
@@ -478,6 +502,19 @@ mod tests {
         );
         let (code, _) = run_err("json-minifier", json!({"input": "{'a': 1}"}));
         assert_eq!(code, ErrorCode::InvalidInput);
+    }
+
+    #[test]
+    fn deep_nesting_formats_but_sorting_is_bounded() {
+        let deep = "[".repeat(300) + &"]".repeat(300);
+        let out = fmt(&deep, json!({}));
+        assert_eq!(out.lines().count(), 599);
+        let (code, msg) = run_err("json-formatter", json!({"input": deep, "sortKeys": true}));
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(
+            msg.starts_with("JSON nested deeper than 128 levels"),
+            "{msg}"
+        );
     }
 
     #[test]
