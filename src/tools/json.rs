@@ -483,6 +483,20 @@ mod tests {
         assert_eq!(data["minifiedSize"], 29);
     }
 
+    // RFC 8259 §13 second example (an array of two objects), minified.
+    #[test]
+    fn minifies_rfc8259_array_example_keeping_literals() {
+        let input = "[\n  {\n     \"precision\": \"zip\",\n     \"Latitude\":  37.7668,\n     \"Longitude\": -122.3959,\n     \"Address\":   \"\",\n     \"City\":      \"SAN FRANCISCO\",\n     \"State\":     \"CA\",\n     \"Zip\":       \"94107\",\n     \"Country\":   \"US\"\n  },\n  {\n     \"precision\": \"zip\",\n     \"Latitude\":  37.371991,\n     \"Longitude\": -122.026020,\n     \"Address\":   \"\",\n     \"City\":      \"SUNNYVALE\",\n     \"State\":     \"CA\",\n     \"Zip\":       \"94085\",\n     \"Country\":   \"US\"\n  }\n]";
+        let data = run_ok(
+            "json-minifier",
+            json!({ "input": input, "ensureAscii": true }),
+        );
+        assert_eq!(
+            data["output"],
+            r#"[{"precision":"zip","Latitude":37.7668,"Longitude":-122.3959,"Address":"","City":"SAN FRANCISCO","State":"CA","Zip":"94107","Country":"US"},{"precision":"zip","Latitude":37.371991,"Longitude":-122.026020,"Address":"","City":"SUNNYVALE","State":"CA","Zip":"94085","Country":"US"}]"#
+        );
+    }
+
     #[test]
     fn minifier_sorts_and_strips_bom() {
         let data = run_ok(
