@@ -1,5 +1,393 @@
-//! (family module; implementations land here)
+//! JSON ⇄ YAML converters, both through serde_norway.
+//!
+//! serde_norway writes YAML 1.2: it leaves `yes`, `on`, `1_000` or `2024-01-02` unquoted, which
+//! YAML 1.1 readers (PyYAML, many CI tools) turn into booleans, numbers and dates. Such strings
+//! and every JSON number literal go through the serializer as unique placeholders that it is
+//! certain to single-quote; the placeholders are then replaced by the quoted string or by the
+//! number exactly as written in the JSON.
 
 use super::ToolFn;
+use super::args::Args;
+use super::json::{self, Node};
+use crate::ctp::{ToolError, ToolOutcome};
+use regex::Regex;
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde::{Deserialize, Serialize, Serializer};
+use serde_json::{Value as Json, json};
+use serde_norway::Value as Yaml;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::LazyLock;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[];
+pub const TOOLS: &[(&str, ToolFn)] = &[
+    ("json-to-yaml", json_to_yaml),
+    ("yaml-to-json", yaml_to_json),
+];
+
+/// Plain scalars that a YAML 1.1 reader resolves to something other than a string
+/// (bool, null, int, float, merge, value and timestamp types of the YAML 1.1 type repository).
+static YAML11_NON_STRING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF",
+        r"|true|True|TRUE|false|False|FALSE|~|null|Null|NULL|<<|=",
+        r"|[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+",
+        r"|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+",
+        r"|[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*(?:[eE][-+]?[0-9]+)?",
+        r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*",
+        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)",
+        r"|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt \t].*)?)$"
+    ))
+    .expect("static regex")
+});
+
+fn json_to_yaml(args: &Args) -> ToolOutcome {
+    let input = args.str("input")?;
+    let tree = json::parse(input)?;
+    let ctx = Placeholders::new(input);
+    let yaml = serde_norway::to_string(&YamlNode {
+        node: &tree,
+        ctx: &ctx,
+    })
+    .map_err(|e| ToolError::execution(format!("YAML serialisation failed: {e}")))?;
+    Ok(json!({ "output": ctx.substitute(&yaml) }))
+}
+
+/// Placeholder strings of the form `0<nonce><index>`: digits with a leading zero are a string
+/// in YAML 1.2 that looks like a number, so serde_norway always single-quotes them.
+struct Placeholders {
+    nonce: String,
+    subs: RefCell<Vec<String>>,
+}
+
+impl Placeholders {
+    fn new(input: &str) -> Self {
+        let mut nonce = String::from("8642097531");
+        while input.contains(&nonce) {
+            nonce.push('7');
+        }
+        Placeholders {
+            nonce,
+            subs: RefCell::new(Vec::new()),
+        }
+    }
+
+    fn placeholder(&self, replacement: String) -> String {
+        let mut subs = self.subs.borrow_mut();
+        subs.push(replacement);
+        format!("0{}{}", self.nonce, subs.len() - 1)
+    }
+
+    fn substitute(&self, yaml: &str) -> String {
+        let subs = self.subs.borrow();
+        let marker = format!("'0{}", self.nonce);
+        let mut out = String::with_capacity(yaml.len());
+        let mut rest = yaml;
+        while let Some(at) = rest.find(&marker) {
+            out.push_str(&rest[..at]);
+            let after = &rest[at + marker.len()..];
+            let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+            let index = after[..digits].parse::<usize>().ok();
+            match (
+                index.and_then(|i| subs.get(i)),
+                after[digits..].strip_prefix('\''),
+            ) {
+                (Some(sub), Some(tail)) => {
+                    out.push_str(sub);
+                    rest = tail;
+                }
+                _ => {
+                    out.push_str(&marker);
+                    rest = after;
+                }
+            }
+        }
+        out.push_str(rest);
+        out
+    }
+}
+
+struct YamlNode<'t, 'a> {
+    node: &'t Node<'a>,
+    ctx: &'t Placeholders,
+}
+
+impl Serialize for YamlNode<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let ctx = self.ctx;
+        match self.node {
+            Node::Lit("true") => s.serialize_bool(true),
+            Node::Lit("false") => s.serialize_bool(false),
+            Node::Lit("null") => s.serialize_unit(),
+            Node::Lit(number) => s.serialize_str(&ctx.placeholder(number.to_string())),
+            Node::Str(raw) => {
+                let text = json::unquote(raw);
+                if YAML11_NON_STRING.is_match(&text) {
+                    let quoted = format!("'{}'", text.replace('\'', "''"));
+                    s.serialize_str(&ctx.placeholder(quoted))
+                } else {
+                    s.serialize_str(&text)
+                }
+            }
+            Node::Array(items) => {
+                let mut seq = s.serialize_seq(Some(items.len()))?;
+                for node in items {
+                    seq.serialize_element(&YamlNode { node, ctx })?;
+                }
+                seq.end()
+            }
+            Node::Object(members) => {
+                // YAML forbids duplicate keys; like JSON.parse, the last value wins and the
+                // key keeps its first position.
+                let mut slot: HashMap<std::borrow::Cow<'_, str>, usize> = HashMap::new();
+                let mut unique: Vec<(&str, &Node<'_>)> = Vec::with_capacity(members.len());
+                for (key, value) in members {
+                    match slot.get(&json::unquote(key)) {
+                        Some(&i) => unique[i].1 = value,
+                        None => {
+                            slot.insert(json::unquote(key), unique.len());
+                            unique.push((key, value));
+                        }
+                    }
+                }
+                let mut map = s.serialize_map(Some(unique.len()))?;
+                for (key, value) in unique {
+                    map.serialize_entry(
+                        &YamlNode {
+                            node: &Node::Str(key),
+                            ctx,
+                        },
+                        &YamlNode { node: value, ctx },
+                    )?;
+                }
+                map.end()
+            }
+        }
+    }
+}
+
+fn yaml_to_json(args: &Args) -> ToolOutcome {
+    let input = args.str("input")?;
+    let input = input.strip_prefix('\u{feff}').unwrap_or(input);
+    if input.trim().is_empty() {
+        return Err(ToolError::invalid(
+            "input is empty: expected a YAML document such as 'key: value'",
+        ));
+    }
+    let mut docs = Vec::new();
+    for de in serde_norway::Deserializer::from_str(input) {
+        let mut value = Yaml::deserialize(de).map_err(|e| yaml_error(&e))?;
+        value.apply_merge().map_err(|e| yaml_error(&e))?;
+        docs.push(to_json(value)?);
+    }
+    let count = docs.len();
+    let value = if count == 1 {
+        docs.pop().unwrap_or(Json::Null)
+    } else {
+        Json::Array(docs)
+    };
+    let unit: &[u8] = match args.str("indent")? {
+        "0" => b"",
+        "4" => b"    ",
+        "tab" => b"\t",
+        _ => b"  ",
+    };
+    let output = if unit.is_empty() {
+        serde_json::to_string(&value)
+    } else {
+        let mut buf = Vec::new();
+        let fmt = serde_json::ser::PrettyFormatter::with_indent(unit);
+        let mut ser = serde_json::Serializer::with_formatter(&mut buf, fmt);
+        value
+            .serialize(&mut ser)
+            .map(|_| String::from_utf8_lossy(&buf).into_owned())
+    }
+    .map_err(|e| ToolError::execution(format!("JSON serialisation failed: {e}")))?;
+    Ok(json!({ "output": output, "documents": count }))
+}
+
+fn yaml_error(e: &serde_norway::Error) -> ToolError {
+    let full = e.to_string();
+    match e.location() {
+        Some(loc) => {
+            let mark = format!(" at line {} column {}", loc.line(), loc.column());
+            ToolError::invalid(format!(
+                "invalid YAML at line {}, column {}: {}",
+                loc.line(),
+                loc.column(),
+                full.replacen(&mark, "", 1)
+            ))
+        }
+        None => ToolError::invalid(format!("invalid YAML: {full}")),
+    }
+}
+
+fn to_json(value: Yaml) -> Result<Json, ToolError> {
+    Ok(match value {
+        Yaml::Null => Json::Null,
+        Yaml::Bool(b) => Json::Bool(b),
+        Yaml::Number(n) => {
+            if let Some(u) = n.as_u64() {
+                Json::from(u)
+            } else if let Some(i) = n.as_i64() {
+                Json::from(i)
+            } else {
+                let f = n.as_f64().unwrap_or(f64::NAN);
+                serde_json::Number::from_f64(f).map(Json::Number).ok_or_else(|| {
+                    ToolError::invalid(format!(
+                        "the YAML contains the number {n}, which JSON cannot represent (no infinity or NaN in JSON)"
+                    ))
+                })?
+            }
+        }
+        Yaml::String(s) => Json::String(s),
+        Yaml::Sequence(items) => {
+            Json::Array(items.into_iter().map(to_json).collect::<Result<_, _>>()?)
+        }
+        Yaml::Mapping(mapping) => {
+            let mut map = serde_json::Map::with_capacity(mapping.len());
+            for (k, v) in mapping {
+                map.insert(key_string(k)?, to_json(v)?);
+            }
+            Json::Object(map)
+        }
+        // JSON has no tags: the tagged value itself is kept.
+        Yaml::Tagged(tagged) => to_json(tagged.value)?,
+    })
+}
+
+/// JSON keys are strings: scalars become their text, collections their compact JSON.
+fn key_string(key: Yaml) -> Result<String, ToolError> {
+    Ok(match key {
+        Yaml::String(s) => s,
+        Yaml::Null => "null".into(),
+        Yaml::Bool(b) => b.to_string(),
+        Yaml::Number(n) => n.to_string(),
+        Yaml::Tagged(tagged) => key_string(tagged.value)?,
+        other => to_json(other)?.to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ctp::ErrorCode;
+    use crate::tools::testing::{run_err, run_ok};
+    use serde_json::json;
+
+    fn to_yaml(input: &str) -> String {
+        run_ok("json-to-yaml", json!({ "input": input }))["output"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
+    #[test]
+    fn json_to_yaml_basic_document() {
+        let out = to_yaml(
+            r#"{"name":"Ada","langs":["en","fr"],"age":36,"ok":true,"none":null,"nested":{"a":1}}"#,
+        );
+        assert_eq!(
+            out,
+            "name: Ada\nlangs:\n- en\n- fr\nage: 36\nok: true\nnone: null\nnested:\n  a: 1\n"
+        );
+    }
+
+    // The YAML 1.1 "Norway problem": these strings must stay strings for YAML 1.1 readers.
+    #[test]
+    fn json_to_yaml_quotes_yaml11_ambiguous_strings() {
+        let out = to_yaml(
+            r#"{"country":"no","answer":"yes","switch":"on","ver":"1.0","n":"null","t":"true","oct":"012","big":"1_000","date":"2001-12-14","merge":"<<","plain":"hello world"}"#,
+        );
+        assert_eq!(
+            out,
+            "country: 'no'\nanswer: 'yes'\nswitch: 'on'\nver: '1.0'\n'n': 'null'\nt: 'true'\noct: '012'\nbig: '1_000'\ndate: '2001-12-14'\nmerge: '<<'\nplain: hello world\n"
+        );
+    }
+
+    #[test]
+    fn json_to_yaml_keeps_number_literals() {
+        let out = to_yaml(r#"{"big":12345678901234567890123,"f":1.0,"e":1e3,"neg":-0.5}"#);
+        assert_eq!(
+            out,
+            "big: 12345678901234567890123\nf: 1.0\ne: 1e3\nneg: -0.5\n"
+        );
+        // Round trip through yaml-to-json keeps values.
+        let back = run_ok(
+            "yaml-to-json",
+            json!({"input": "f: 1.0\ne: 1e3\n", "indent": "0"}),
+        );
+        assert_eq!(back["output"], r#"{"f":1.0,"e":1000.0}"#);
+    }
+
+    #[test]
+    fn json_to_yaml_rejects_malformed_json() {
+        let (code, msg) = run_err("json-to-yaml", json!({"input": "{\"a\": tru}"}));
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(msg.starts_with("invalid JSON at line 1, column"), "{msg}");
+    }
+
+    // The merge-key example from https://yaml.org/type/merge.html.
+    #[test]
+    fn yaml_to_json_resolves_anchors_and_merge_keys() {
+        let input = "- &CENTER { x: 1, y: 2 }\n- &LEFT { x: 0, y: 2 }\n- &BIG { r: 10 }\n- &SMALL { r: 1 }\n- # Explicit keys\n  x: 1\n  y: 2\n  r: 10\n  label: center/big\n- # Merge one map\n  << : *CENTER\n  r: 10\n  label: center/big\n- # Override\n  << : [ *BIG, *LEFT, *SMALL ]\n  x: 1\n  label: center/big\n";
+        let data = run_ok("yaml-to-json", json!({ "input": input, "indent": "0" }));
+        let v: serde_json::Value = serde_json::from_str(data["output"].as_str().unwrap()).unwrap();
+        let expected = json!({"x": 1, "y": 2, "r": 10, "label": "center/big"});
+        for i in 4..7 {
+            let mut obj = v[i].as_object().unwrap().clone();
+            obj.sort_keys();
+            let mut exp = expected.as_object().unwrap().clone();
+            exp.sort_keys();
+            assert_eq!(obj, exp, "item {i}");
+        }
+    }
+
+    #[test]
+    fn yaml_to_json_formats_and_types_scalars() {
+        let data = run_ok(
+            "yaml-to-json",
+            json!({"input": "name: Ada\nyes: no\n1: one\nnull: ~\nlist: [a, 'b']\nver: 1.10\n"}),
+        );
+        // YAML 1.2 core schema: yes/no are strings, ~ is null, 1.10 is a float.
+        assert_eq!(
+            data["output"],
+            "{\n  \"name\": \"Ada\",\n  \"yes\": \"no\",\n  \"1\": \"one\",\n  \"null\": null,\n  \"list\": [\n    \"a\",\n    \"b\"\n  ],\n  \"ver\": 1.1\n}"
+        );
+        assert_eq!(data["documents"], 1);
+    }
+
+    #[test]
+    fn yaml_to_json_multiple_documents_become_an_array() {
+        let data = run_ok(
+            "yaml-to-json",
+            json!({"input": "---\na: 1\n---\n- x\n...\n", "indent": "0"}),
+        );
+        assert_eq!(data["output"], r#"[{"a":1},["x"]]"#);
+        assert_eq!(data["documents"], 2);
+    }
+
+    #[test]
+    fn yaml_to_json_reports_errors_with_position() {
+        let (code, msg) = run_err("yaml-to-json", json!({"input": "a: 1\nb: [1, 2\nc: 3\n"}));
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(msg.starts_with("invalid YAML at line"), "{msg}");
+        let (code, msg) = run_err("yaml-to-json", json!({"input": "a: .inf\n"}));
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(msg.contains("infinity"), "{msg}");
+    }
+
+    // "Billion laughs": nine levels of nine-fold aliases would expand to 9^9 strings.
+    #[test]
+    fn yaml_to_json_refuses_alias_bombs() {
+        let mut doc = String::from(
+            "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n",
+        );
+        let names = ["a", "b", "c", "d", "e", "f", "g", "h", "i"];
+        for pair in names.windows(2) {
+            let refs = vec![format!("*{}", pair[0]); 9].join(",");
+            doc.push_str(&format!("{}: &{} [{refs}]\n", pair[1], pair[1]));
+        }
+        let (code, msg) = run_err("yaml-to-json", json!({ "input": doc }));
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(msg.contains("repetition limit exceeded"), "{msg}");
+    }
+}
