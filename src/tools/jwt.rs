@@ -272,8 +272,9 @@ fn jwt_encoder(args: &Args) -> ToolOutcome {
             let min = hmac_min_key_bytes(alg);
             if bytes.len() < min {
                 warnings.push(format!(
-                    "the secret is {} bytes; RFC 7518 §3.2 asks for at least {min} bytes for {alg_name}",
-                    bytes.len()
+                    "the secret is {} byte{}; RFC 7518 §3.2 asks for at least {min} bytes for {alg_name}",
+                    bytes.len(),
+                    if bytes.len() == 1 { "" } else { "s" }
                 ));
             }
             EncodingKey::from_secret(&bytes)
