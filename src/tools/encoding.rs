@@ -2,12 +2,20 @@
 
 use super::ToolFn;
 use super::args::{Args, decode_base64_param};
-use crate::ctp::ToolOutcome;
+use crate::ctp::{ToolError, ToolOutcome};
 use base64::Engine;
 use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD};
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode, utf8_percent_encode};
 use serde_json::json;
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::sync::OnceLock;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("base64-encoder", base64_encoder)];
+pub const TOOLS: &[(&str, ToolFn)] = &[
+    ("base64-encoder", base64_encoder),
+    ("url-encoder", url_encoder),
+    ("html-entity-encoder", html_entity_encoder),
+];
 
 fn base64_encoder(args: &Args) -> ToolOutcome {
     let input = args.str("input")?;
@@ -46,6 +54,147 @@ fn wrap(ascii: &str, width: usize) -> String {
         .map(|c| std::str::from_utf8(c).unwrap_or_default())
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// RFC 3986 §2.3 unreserved characters are the only ones left as they are.
+const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+/// A whole URI keeps the RFC 3986 §2.2 reserved characters, which give it its structure.
+const URI: &AsciiSet = &COMPONENT
+    .remove(b':')
+    .remove(b'/')
+    .remove(b'?')
+    .remove(b'#')
+    .remove(b'[')
+    .remove(b']')
+    .remove(b'@')
+    .remove(b'!')
+    .remove(b'$')
+    .remove(b'&')
+    .remove(b'\'')
+    .remove(b'(')
+    .remove(b')')
+    .remove(b'*')
+    .remove(b'+')
+    .remove(b',')
+    .remove(b';')
+    .remove(b'=');
+
+fn url_encoder(args: &Args) -> ToolOutcome {
+    let input = args.str("input")?;
+    let mode = args.str("mode")?;
+    let scope = args.str("scope")?;
+    let output = if mode == "decode" {
+        url_decode(input, scope == "form")?
+    } else {
+        match scope {
+            "form" => url::form_urlencoded::byte_serialize(input.as_bytes()).collect(),
+            "uri" => utf8_percent_encode(input, URI).to_string(),
+            _ => utf8_percent_encode(input, COMPONENT).to_string(),
+        }
+    };
+    Ok(json!({ "output": output, "mode": mode, "scope": scope }))
+}
+
+/// Percent-decodes, rejecting what the crate would silently pass through: a '%' that does not
+/// start a two-hex-digit escape, and bytes that do not form UTF-8.
+fn url_decode(input: &str, plus_is_space: bool) -> Result<String, ToolError> {
+    let bytes = input.as_bytes();
+    for (i, _) in input.match_indices('%') {
+        let escape = bytes.get(i + 1..i + 3);
+        if !escape.is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) {
+            let shown: String = input[i..].chars().take(3).collect();
+            let column = input[..i].chars().count() + 1;
+            return Err(ToolError::invalid(format!(
+                "malformed percent-escape '{shown}' at character {column}: '%' must be followed by two hexadecimal digits (write '%25' for a literal '%')"
+            )));
+        }
+    }
+    let spaced;
+    let source = if plus_is_space {
+        spaced = input.replace('+', " ");
+        spaced.as_bytes()
+    } else {
+        bytes
+    };
+    let decoded: Vec<u8> = percent_decode(source).collect();
+    String::from_utf8(decoded).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        ToolError::invalid(format!(
+            "the decoded bytes are not valid UTF-8 (invalid sequence at decoded byte {at}); the escapes may encode another charset such as Latin-1"
+        ))
+    })
+}
+
+fn html_entity_encoder(args: &Args) -> ToolOutcome {
+    let input = args.str("input")?;
+    let mode = args.str("mode")?;
+    if mode == "decode" {
+        let output = html_escape::decode_html_entities(input).into_owned();
+        return Ok(json!({ "output": output, "mode": mode }));
+    }
+    let scope = args.str("scope")?;
+    let format = args.str("format")?;
+    let escaped = html_escape::encode_quoted_attribute(input);
+    if scope == "non-ascii" {
+        let output = encode_non_ascii(&escaped, format);
+        return Ok(json!({ "output": output, "mode": mode, "scope": scope, "format": format }));
+    }
+    Ok(json!({ "output": escaped, "mode": mode, "scope": scope }))
+}
+
+/// Replaces every non-ASCII character with a character reference in the chosen format.
+fn encode_non_ascii(text: &str, format: &str) -> String {
+    let names = (format == "named").then(entity_names);
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else if let Some(name) = names.and_then(|n| n.get(&c)) {
+            let _ = write!(out, "&{name};");
+        } else if format == "hex" {
+            let _ = write!(out, "&#x{:X};", c as u32);
+        } else {
+            let _ = write!(out, "&#{};", c as u32);
+        }
+    }
+    out
+}
+
+/// One HTML5 entity name per single character. Several names often share a character
+/// (`&copy;`, `&COPY;`); the lowercase then shortest then alphabetically first is the familiar one.
+fn entity_names() -> &'static HashMap<char, &'static str> {
+    static NAMES: OnceLock<HashMap<char, &'static str>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut map: HashMap<char, &'static str> = HashMap::new();
+        for (name, value) in html_escape::NAMED_ENTITIES.iter() {
+            let mut chars = value.chars();
+            let (Some(c), None) = (chars.next(), chars.next()) else {
+                continue;
+            };
+            let Ok(name) = std::str::from_utf8(name) else {
+                continue;
+            };
+            let rank = |n: &str| {
+                (
+                    n.bytes().any(|b| b.is_ascii_uppercase()),
+                    n.len(),
+                    n.to_string(),
+                )
+            };
+            match map.get(&c) {
+                Some(current) if rank(current) <= rank(name) => {}
+                _ => {
+                    map.insert(c, name);
+                }
+            }
+        }
+        map
+    })
 }
 
 #[cfg(test)]
@@ -123,5 +272,122 @@ mod tests {
         let data = run_ok("base64-encoder", json!({"input": "/w==", "mode": "decode"}));
         assert_eq!(data["output"], "/w==");
         assert_eq!(data["outputEncoding"], "base64");
+    }
+
+    // Test strings from RFC 3986 §2 and the WHATWG URL Standard's form serializer.
+    #[test]
+    fn url_component_keeps_only_unreserved() {
+        let data = run_ok("url-encoder", json!({"input": "a b&c=d/e?f~g.h_i-j!*'()"}));
+        assert_eq!(
+            data["output"],
+            "a%20b%26c%3Dd%2Fe%3Ff~g.h_i-j%21%2A%27%28%29"
+        );
+        assert_eq!(
+            run_ok("url-encoder", json!({"input": "€ ü"}))["output"],
+            "%E2%82%AC%20%C3%BC"
+        );
+    }
+
+    #[test]
+    fn url_uri_scope_keeps_reserved() {
+        let data = run_ok(
+            "url-encoder",
+            json!({"input": "https://example.com/a path/ü?q=1&r=[x]#frag", "scope": "uri"}),
+        );
+        assert_eq!(
+            data["output"],
+            "https://example.com/a%20path/%C3%BC?q=1&r=[x]#frag"
+        );
+    }
+
+    #[test]
+    fn url_form_scope_uses_plus_for_space() {
+        let data = run_ok(
+            "url-encoder",
+            json!({"input": "name=John Doe*~", "scope": "form"}),
+        );
+        assert_eq!(data["output"], "name%3DJohn+Doe*%7E");
+        let back = run_ok(
+            "url-encoder",
+            json!({"input": "John+Doe%21%2B", "scope": "form", "mode": "decode"}),
+        );
+        assert_eq!(back["output"], "John Doe!+");
+        // Outside form encoding '+' is a literal plus.
+        let literal = run_ok("url-encoder", json!({"input": "1+1%3D2", "mode": "decode"}));
+        assert_eq!(literal["output"], "1+1=2");
+    }
+
+    #[test]
+    fn url_decode_rejects_malformed_escapes_and_bad_utf8() {
+        let (code, msg) = run_err("url-encoder", json!({"input": "100%zz", "mode": "decode"}));
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(msg.contains("'%zz' at character 4"), "{msg}");
+        let (code, msg) = run_err("url-encoder", json!({"input": "50%", "mode": "decode"}));
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(msg.contains("at character 3"), "{msg}");
+        let (code, msg) = run_err("url-encoder", json!({"input": "caf%E9", "mode": "decode"}));
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(msg.contains("not valid UTF-8"), "{msg}");
+    }
+
+    #[test]
+    fn html_minimal_escapes_the_five_specials() {
+        let data = run_ok(
+            "html-entity-encoder",
+            json!({"input": "<a href=\"x\">Tom & Jerry's</a> café"}),
+        );
+        assert_eq!(
+            data["output"],
+            "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#x27;s&lt;/a&gt; café"
+        );
+    }
+
+    #[test]
+    fn html_non_ascii_as_numeric_or_named_references() {
+        let input = "© café → 😀";
+        let dec = run_ok(
+            "html-entity-encoder",
+            json!({"input": input, "scope": "non-ascii"}),
+        );
+        assert_eq!(dec["output"], "&#169; caf&#233; &#8594; &#128512;");
+        let hex = run_ok(
+            "html-entity-encoder",
+            json!({"input": input, "scope": "non-ascii", "format": "hex"}),
+        );
+        assert_eq!(hex["output"], "&#xA9; caf&#xE9; &#x2192; &#x1F600;");
+        let named = run_ok(
+            "html-entity-encoder",
+            json!({"input": input, "scope": "non-ascii", "format": "named"}),
+        );
+        assert_eq!(named["output"], "&copy; caf&eacute; &rarr; &#128512;");
+    }
+
+    #[test]
+    fn html_rejects_unknown_scope() {
+        let (code, msg) = run_err(
+            "html-entity-encoder",
+            json!({"input": "x", "scope": "everything"}),
+        );
+        assert_eq!(code, ErrorCode::ConstraintViolation);
+        assert!(msg.contains("non-ascii"), "{msg}");
+    }
+
+    // Named references from the WHATWG HTML entity table (html.spec.whatwg.org/entities.json).
+    #[test]
+    fn html_decodes_named_and_numeric_references() {
+        let data = run_ok(
+            "html-entity-encoder",
+            json!({"input": "&lt;p&gt;&copy; 2024 &mdash; &NotEqualTilde; &#x1F600;&#65;&amp;amp;", "mode": "decode"}),
+        );
+        assert_eq!(data["output"], "<p>© 2024 — \u{2242}\u{338} 😀A&amp;");
+    }
+
+    #[test]
+    fn html_decode_leaves_unknown_references_alone() {
+        let data = run_ok(
+            "html-entity-encoder",
+            json!({"input": "&bogus; &#xZZ; AT&T", "mode": "decode"}),
+        );
+        assert_eq!(data["output"], "&bogus; &#xZZ; AT&T");
     }
 }

@@ -1,5 +1,540 @@
-//! (family module; implementations land here)
+//! Message digests and MACs: hash-generator (MD5 … BLAKE3) and hmac-generator (RFC 2104).
 
 use super::ToolFn;
+use super::args::{Args, decode_base64_param};
+use crate::ctp::{ToolError, ToolOutcome};
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use digest::Digest;
+use hmac::{Hmac, KeyInit, Mac, SimpleHmac};
+use serde_json::{Map, Value, json};
 
-pub const TOOLS: &[(&str, ToolFn)] = &[];
+pub const TOOLS: &[(&str, ToolFn)] = &[
+    ("hash-generator", hash_generator),
+    ("hmac-generator", hmac_generator),
+];
+
+type HashFn = fn(&[u8]) -> Vec<u8>;
+
+fn digest_of<D: Digest>(data: &[u8]) -> Vec<u8> {
+    D::digest(data).to_vec()
+}
+
+fn blake3_of(data: &[u8]) -> Vec<u8> {
+    blake3::hash(data).as_bytes().to_vec()
+}
+
+/// Every hash-generator algorithm in the order `all` lists them.
+const HASHES: &[(&str, HashFn)] = &[
+    ("md5", digest_of::<md5::Md5>),
+    ("sha1", digest_of::<sha1::Sha1>),
+    ("sha224", digest_of::<sha2::Sha224>),
+    ("sha256", digest_of::<sha2::Sha256>),
+    ("sha384", digest_of::<sha2::Sha384>),
+    ("sha512", digest_of::<sha2::Sha512>),
+    ("sha512-224", digest_of::<sha2::Sha512_224>),
+    ("sha512-256", digest_of::<sha2::Sha512_256>),
+    ("sha3-224", digest_of::<sha3::Sha3_224>),
+    ("sha3-256", digest_of::<sha3::Sha3_256>),
+    ("sha3-384", digest_of::<sha3::Sha3_384>),
+    ("sha3-512", digest_of::<sha3::Sha3_512>),
+    ("keccak256", digest_of::<sha3::Keccak256>),
+    ("blake2b-512", digest_of::<blake2::Blake2b512>),
+    ("blake2s-256", digest_of::<blake2::Blake2s256>),
+    ("blake3", blake3_of),
+    ("ripemd160", digest_of::<ripemd::Ripemd160>),
+];
+
+fn hash_generator(args: &Args) -> ToolOutcome {
+    let data = decode_input("input", args.str("input")?, args.str("inputEncoding")?)?;
+    let algorithm = args.str("algorithm")?;
+    let encoding = args.str("outputEncoding")?;
+    if algorithm == "all" {
+        let mut hashes = Map::new();
+        let mut lines = Vec::new();
+        for (name, f) in HASHES {
+            let digest = encode_output(&f(&data), encoding);
+            lines.push(format!("{name}: {digest}"));
+            hashes.insert(name.to_string(), Value::String(digest));
+        }
+        return Ok(json!({
+            "output": lines.join("\n"),
+            "algorithm": algorithm,
+            "hashes": hashes,
+            "inputBytes": data.len(),
+        }));
+    }
+    let f = HASHES
+        .iter()
+        .find(|(name, _)| *name == algorithm)
+        .map(|(_, f)| *f)
+        .ok_or_else(|| ToolError::invalid(format!("unsupported algorithm '{algorithm}'")))?;
+    let digest = f(&data);
+    Ok(json!({
+        "output": encode_output(&digest, encoding),
+        "algorithm": algorithm,
+        "bits": digest.len() * 8,
+        "inputBytes": data.len(),
+    }))
+}
+
+/// Computes an HMAC tag and, when `expected` is given, compares it in constant time.
+fn mac_with<M: Mac + KeyInit + Clone>(
+    key: &[u8],
+    message: &[u8],
+    expected: Option<&[u8]>,
+) -> (Vec<u8>, Option<bool>) {
+    // HMAC accepts keys of any length (RFC 2104 §2), so this cannot fail.
+    let Ok(mut mac) = <M as KeyInit>::new_from_slice(key) else {
+        return (Vec::new(), None);
+    };
+    mac.update(message);
+    let matches = expected.map(|e| mac.clone().verify_slice(e).is_ok());
+    (mac.finalize().into_bytes().to_vec(), matches)
+}
+
+type MacFn = fn(&[u8], &[u8], Option<&[u8]>) -> (Vec<u8>, Option<bool>);
+
+const MACS: &[(&str, MacFn)] = &[
+    ("md5", mac_with::<Hmac<md5::Md5>>),
+    ("sha1", mac_with::<Hmac<sha1::Sha1>>),
+    ("sha224", mac_with::<Hmac<sha2::Sha224>>),
+    ("sha256", mac_with::<Hmac<sha2::Sha256>>),
+    ("sha384", mac_with::<Hmac<sha2::Sha384>>),
+    ("sha512", mac_with::<Hmac<sha2::Sha512>>),
+    // sha3's sponge is not an eager block hash, so it takes the generic HMAC construction.
+    ("sha3-256", mac_with::<SimpleHmac<sha3::Sha3_256>>),
+    ("sha3-512", mac_with::<SimpleHmac<sha3::Sha3_512>>),
+];
+
+fn hmac_generator(args: &Args) -> ToolOutcome {
+    let key = decode_input("key", args.str("key")?, args.str("keyEncoding")?)?;
+    let message = decode_input(
+        "message",
+        args.str("message")?,
+        args.str("messageEncoding")?,
+    )?;
+    let algorithm = args.str("algorithm")?;
+    let encoding = args.str("outputEncoding")?;
+    let expected = args.opt_str("expected").map(decode_expected).transpose()?;
+    let f = MACS
+        .iter()
+        .find(|(name, _)| *name == algorithm)
+        .map(|(_, f)| *f)
+        .ok_or_else(|| ToolError::invalid(format!("unsupported algorithm '{algorithm}'")))?;
+    let (tag, matches) = f(&key, &message, expected.as_deref());
+    let mut out = json!({
+        "output": encode_output(&tag, encoding),
+        "algorithm": algorithm,
+        "bits": tag.len() * 8,
+    });
+    if let Some(m) = matches {
+        out["matches"] = Value::Bool(m);
+    }
+    Ok(out)
+}
+
+/// An expected MAC given as hex (any case, whitespace ignored) or Base64.
+fn decode_expected(text: &str) -> Result<Vec<u8>, ToolError> {
+    let compact: String = text.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+    let compact = compact.strip_prefix("0x").unwrap_or(&compact);
+    if compact.bytes().all(|b| b.is_ascii_hexdigit())
+        && let Ok(bytes) = hex::decode(compact)
+    {
+        return Ok(bytes);
+    }
+    decode_base64_param("expected", compact).map_err(|_| {
+        ToolError::invalid("parameter 'expected' must be the MAC in hexadecimal or Base64")
+    })
+}
+
+/// Decodes a text/hex/base64 parameter into the bytes to hash.
+pub(crate) fn decode_input(name: &str, text: &str, encoding: &str) -> Result<Vec<u8>, ToolError> {
+    match encoding {
+        "hex" => {
+            let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+            let digits = compact
+                .strip_prefix("0x")
+                .or_else(|| compact.strip_prefix("0X"))
+                .unwrap_or(&compact);
+            hex::decode(digits).map_err(|e| {
+                ToolError::invalid(format!(
+                    "parameter '{name}' is not valid hexadecimal: {e} (whitespace is ignored)"
+                ))
+            })
+        }
+        "base64" => decode_base64_param(name, text),
+        _ => Ok(text.as_bytes().to_vec()),
+    }
+}
+
+fn encode_output(bytes: &[u8], encoding: &str) -> String {
+    match encoding {
+        "hex-upper" => hex::encode_upper(bytes),
+        "base64" => STANDARD.encode(bytes),
+        _ => hex::encode(bytes),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ctp::ErrorCode;
+    use crate::tools::testing::{run_err, run_ok};
+    use serde_json::{Value, json};
+
+    fn hash(algorithm: &str, input: &str) -> String {
+        let data = run_ok(
+            "hash-generator",
+            json!({"input": input, "algorithm": algorithm}),
+        );
+        data["output"].as_str().unwrap().to_string()
+    }
+
+    // FIPS 180-4 examples (csrc.nist.gov/projects/cryptographic-standards-and-guidelines/example-values).
+    #[test]
+    fn sha2_fips_180_4_abc() {
+        assert_eq!(
+            hash("sha1", "abc"),
+            "a9993e364706816aba3e25717850c26c9cd0d89d"
+        );
+        assert_eq!(
+            hash("sha224", "abc"),
+            "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7"
+        );
+        assert_eq!(
+            hash("sha256", "abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert_eq!(
+            hash("sha384", "abc"),
+            "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7"
+        );
+        assert_eq!(
+            hash("sha512", "abc"),
+            "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"
+        );
+        assert_eq!(
+            hash("sha512-224", "abc"),
+            "4634270f707b6a54daae7530460842e20e37ed265ceee9a43e8924aa"
+        );
+        assert_eq!(
+            hash("sha512-256", "abc"),
+            "53048e2681941ef99b2e29b76b4c7dabe4c2d0c634fc6d46e0e2f13107e7af23"
+        );
+        assert_eq!(
+            hash(
+                "sha256",
+                "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"
+            ),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+        );
+    }
+
+    #[test]
+    fn empty_string_digests() {
+        assert_eq!(hash("md5", ""), "d41d8cd98f00b204e9800998ecf8427e");
+        assert_eq!(hash("sha1", ""), "da39a3ee5e6b4b0d3255bfef95601890afd80709");
+        assert_eq!(
+            hash("sha256", ""),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+        assert_eq!(
+            hash("sha3-256", ""),
+            "a7ffc6f8bf1ed76651c14756a061d662f580ff4de43b49fa82d80a4b80f8434a"
+        );
+        // The Ethereum keccak256 of nothing, with the original Keccak padding.
+        assert_eq!(
+            hash("keccak256", ""),
+            "c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470"
+        );
+        assert_eq!(
+            hash("blake3", ""),
+            "af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262"
+        );
+    }
+
+    // RFC 1321 appendix A.5 test suite.
+    #[test]
+    fn md5_rfc1321_suite() {
+        let suite = [
+            ("a", "0cc175b9c0f1b6a831c399e269772661"),
+            ("abc", "900150983cd24fb0d6963f7d28e17f72"),
+            ("message digest", "f96b697d7cb7938d525a2f31aaf161d0"),
+            (
+                "abcdefghijklmnopqrstuvwxyz",
+                "c3fcd3d76192e4007dfb496cca67e13b",
+            ),
+            (
+                "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
+                "d174ab98d277d9f5a5611c2c9f419d9f",
+            ),
+            (
+                "12345678901234567890123456789012345678901234567890123456789012345678901234567890",
+                "57edf4a22be3c955ac49da2e2107b67a",
+            ),
+        ];
+        for (input, expected) in suite {
+            assert_eq!(hash("md5", input), expected, "md5({input:?})");
+        }
+    }
+
+    // FIPS 202 "abc" examples, RIPEMD-160 "abc" from the authors' page, BLAKE2 RFC 7693
+    // appendices A and B, BLAKE3's test_vectors.json (input of 1 byte: 0x00).
+    #[test]
+    fn sha3_blake_ripemd_vectors() {
+        assert_eq!(
+            hash("sha3-224", "abc"),
+            "e642824c3f8cf24ad09234ee7d3c766fc9a3a5168d0c94ad73b46fdf"
+        );
+        assert_eq!(
+            hash("sha3-256", "abc"),
+            "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532"
+        );
+        assert_eq!(
+            hash("sha3-384", "abc"),
+            "ec01498288516fc926459f58e2c6ad8df9b473cb0fc08c2596da7cf0e49be4b298d88cea927ac7f539f1edf228376d25"
+        );
+        assert_eq!(
+            hash("sha3-512", "abc"),
+            "b751850b1a57168a5693cd924b6b096e08f621827444f70d884f5d0240d2712e10e116e9192af3c91a7ec57647e3934057340b4cf408d5a56592f8274eec53f0"
+        );
+        assert_eq!(
+            hash("ripemd160", "abc"),
+            "8eb208f7e05d987a9b044a8e98c6b087f15a0bfc"
+        );
+        assert_eq!(
+            hash("blake2b-512", "abc"),
+            "ba80a53f981c4d0d6a2797b69f12f6e94c212f14685ac4b74b12bb6fdbffa2d17d87c5392aab792dc252d5de4533cc9518d38aa8dbf1925ab92386edd4009923"
+        );
+        assert_eq!(
+            hash("blake2s-256", "abc"),
+            "508c5e8c327c14e2e1a72ba34eeb452f37458b209ed63a294d999b4c86675982"
+        );
+        let data = run_ok(
+            "hash-generator",
+            json!({"input": "00", "inputEncoding": "hex", "algorithm": "blake3"}),
+        );
+        assert_eq!(
+            data["output"],
+            "2d3adedff11b61f14c886e35afa036736dcd87a74d27b5c1510225d0f592e213"
+        );
+    }
+
+    #[test]
+    fn output_encodings_and_all() {
+        let upper = run_ok(
+            "hash-generator",
+            json!({"input": "abc", "algorithm": "md5", "outputEncoding": "hex-upper"}),
+        );
+        assert_eq!(upper["output"], "900150983CD24FB0D6963F7D28E17F72");
+        let b64 = run_ok(
+            "hash-generator",
+            json!({"input": "YWJj", "inputEncoding": "base64", "algorithm": "md5", "outputEncoding": "base64"}),
+        );
+        assert_eq!(b64["output"], "kAFQmDzST7DWlj99KOF/cg==");
+        let all = run_ok(
+            "hash-generator",
+            json!({"input": "abc", "algorithm": "all"}),
+        );
+        let hashes = all["hashes"].as_object().unwrap();
+        assert_eq!(hashes.len(), 17);
+        assert_eq!(hashes["md5"], "900150983cd24fb0d6963f7d28e17f72");
+        assert!(
+            all["output"]
+                .as_str()
+                .unwrap()
+                .starts_with("md5: 900150983cd24fb0d6963f7d28e17f72\nsha1: a9993e")
+        );
+    }
+
+    #[test]
+    fn hash_rejects_bad_hex_input() {
+        let (code, msg) = run_err(
+            "hash-generator",
+            json!({"input": "abcg", "inputEncoding": "hex"}),
+        );
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(msg.contains("not valid hexadecimal"), "{msg}");
+        assert!(msg.contains("'g' at position 3"), "{msg}");
+    }
+
+    fn hmac(algorithm: &str, key_hex: &str, data_hex: &str) -> Value {
+        run_ok(
+            "hmac-generator",
+            json!({
+                "algorithm": algorithm,
+                "key": key_hex,
+                "keyEncoding": "hex",
+                "message": data_hex,
+                "messageEncoding": "hex",
+            }),
+        )["output"]
+            .clone()
+    }
+
+    // RFC 4231 §4.2–4.8 test cases 1, 2, 3, 4, 6 and 7.
+    #[test]
+    fn hmac_rfc4231() {
+        let key131 = "aa".repeat(131);
+        let cases: [(String, String, [&str; 4]); 6] = [
+            (
+                "0b".repeat(20),
+                hex::encode("Hi There"),
+                [
+                    "896fb1128abbdf196832107cd49df33f47b4b1169912ba4f53684b22",
+                    "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7",
+                    "afd03944d84895626b0825f4ab46907f15f9dadbe4101ec682aa034c7cebc59cfaea9ea9076ede7f4af152e8b2fa9cb6",
+                    "87aa7cdea5ef619d4ff0b4241a1d6cb02379f4e2ce4ec2787ad0b30545e17cdedaa833b7d6b8a702038b274eaea3f4e4be9d914eeb61f1702e696c203a126854",
+                ],
+            ),
+            (
+                hex::encode("Jefe"),
+                hex::encode("what do ya want for nothing?"),
+                [
+                    "a30e01098bc6dbbf45690f3a7e9e6d0f8bbea2a39e6148008fd05e44",
+                    "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843",
+                    "af45d2e376484031617f78d2b58a6b1b9c7ef464f5a01b47e42ec3736322445e8e2240ca5e69e2c78b3239ecfab21649",
+                    "164b7a7bfcf819e2e395fbe73b56e0a387bd64222e831fd610270cd7ea2505549758bf75c05a994a6d034f65f8f0e6fdcaeab1a34d4a6b4b636e070a38bce737",
+                ],
+            ),
+            (
+                "aa".repeat(20),
+                "dd".repeat(50),
+                [
+                    "7fb3cb3588c6c1f6ffa9694d7d6ad2649365b0c1f65d69d1ec8333ea",
+                    "773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe",
+                    "88062608d3e6ad8a0aa2ace014c8a86f0aa635d947ac9febe83ef4e55966144b2a5ab39dc13814b94e3ab6e101a34f27",
+                    "fa73b0089d56a284efb0f0756c890be9b1b5dbdd8ee81a3655f83e33b2279d39bf3e848279a722c806b485a47e67c807b946a337bee8942674278859e13292fb",
+                ],
+            ),
+            (
+                "0102030405060708090a0b0c0d0e0f10111213141516171819".to_string(),
+                "cd".repeat(50),
+                [
+                    "6c11506874013cac6a2abc1bb382627cec6a90d86efc012de7afec5a",
+                    "82558a389a443c0ea4cc819899f2083a85f0faa3e578f8077a2e3ff46729665b",
+                    "3e8a69b7783c25851933ab6290af6ca77a9981480850009cc5577c6e1f573b4e6801dd23c4a7d679ccf8a386c674cffb",
+                    "b0ba465637458c6990e5a8c5f61d4af7e576d97ff94b872de76f8050361ee3dba91ca5c11aa25eb4d679275cc5788063a5f19741120c4f2de2adebeb10a298dd",
+                ],
+            ),
+            (
+                key131.clone(),
+                hex::encode("Test Using Larger Than Block-Size Key - Hash Key First"),
+                [
+                    "95e9a0db962095adaebe9b2d6f0dbce2d499f112f2d2b7273fa6870e",
+                    "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54",
+                    "4ece084485813e9088d2c63a041bc5b44f9ef1012a2b588f3cd11f05033ac4c60c2ef6ab4030fe8296248df163f44952",
+                    "80b24263c7c1a3ebb71493c1dd7be8b49b46d1f41b4aeec1121b013783f8f3526b56d037e05f2598bd0fd2215d6a1e5295e64f73f63f0aec8b915a985d786598",
+                ],
+            ),
+            (
+                key131,
+                hex::encode(
+                    "This is a test using a larger than block-size key and a larger than block-size data. The key needs to be hashed before being used by the HMAC algorithm.",
+                ),
+                [
+                    "3a854166ac5d9f023f54d517d0b39dbd946770db9c2b95c9f6f565d1",
+                    "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2",
+                    "6617178e941f020d351e2f254e8fd32c602420feb0b8fb9adccebb82461e99c5a678cc31e799176d3860e6110c46523e",
+                    "e37b6a775dc87dbaa4dfa9f96e5e3ffddebd71f8867289865df5a32d20cdc944b6022cac3c4982b10d5eeb55c3e4de15134676fb6de0446065c97440fa8c6a58",
+                ],
+            ),
+        ];
+        for (key, data, expected) in cases {
+            for (alg, mac) in ["sha224", "sha256", "sha384", "sha512"]
+                .iter()
+                .zip(expected)
+            {
+                assert_eq!(hmac(alg, &key, &data), mac, "HMAC-{alg} key={key}");
+            }
+        }
+    }
+
+    // RFC 2202 §2 and §3, test cases 1 and 2.
+    #[test]
+    fn hmac_rfc2202_md5_sha1() {
+        assert_eq!(
+            hmac("md5", &"0b".repeat(16), &hex::encode("Hi There")),
+            "9294727a3638bb1c13f48ef8158bfc9d"
+        );
+        assert_eq!(
+            hmac("sha1", &"0b".repeat(20), &hex::encode("Hi There")),
+            "b617318655057264e28bc0b6fb378c8ef146be00"
+        );
+        let text = run_ok(
+            "hmac-generator",
+            json!({"algorithm": "md5", "key": "Jefe", "message": "what do ya want for nothing?"}),
+        );
+        assert_eq!(text["output"], "750c783e6ab0b503eaa86e310a5db738");
+        let text = run_ok(
+            "hmac-generator",
+            json!({"algorithm": "sha1", "key": "Jefe", "message": "what do ya want for nothing?"}),
+        );
+        assert_eq!(text["output"], "effcdf6ae5eb2fa2d27416d5f184df9c259a7c79");
+    }
+
+    // The "Jefe" case of the HMAC-SHA-3 test vectors (RFC 4231 case 2 inputs), as also
+    // produced by Python's hmac module.
+    #[test]
+    fn hmac_sha3() {
+        let args = |alg: &str| json!({"algorithm": alg, "key": "Jefe", "message": "what do ya want for nothing?"});
+        assert_eq!(
+            run_ok("hmac-generator", args("sha3-256"))["output"],
+            "c7d4072e788877ae3596bbb0da73b887c9171f93095b294ae857fbe2645e1ba5"
+        );
+        assert_eq!(
+            run_ok("hmac-generator", args("sha3-512"))["output"],
+            "5a4bfeab6166427c7a3647b747292b8384537cdb89afb3bf5665e4c5e709350b287baec921fd7ca0ee7a0c31d022a95e1fc92ba9d77df883960275beb4e62024"
+        );
+    }
+
+    #[test]
+    fn hmac_verifies_expected_mac() {
+        let args = |expected: &str| {
+            json!({
+                "key": "Jefe",
+                "message": "what do ya want for nothing?",
+                "expected": expected,
+            })
+        };
+        let good = run_ok(
+            "hmac-generator",
+            args("5BDCC146BF60754E6A042426089575C75A003F089D2739839DEC58B964EC3843"),
+        );
+        assert_eq!(good["matches"], true);
+        let b64 = run_ok(
+            "hmac-generator",
+            args("W9zBRr9gdU5qBCQmCJV1x1oAPwidJzmDnexYuWTsOEM="),
+        );
+        assert_eq!(b64["matches"], true);
+        let bad = run_ok(
+            "hmac-generator",
+            args("5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3844"),
+        );
+        assert_eq!(bad["matches"], false);
+        let without = run_ok(
+            "hmac-generator",
+            json!({"key": "Jefe", "message": "what do ya want for nothing?"}),
+        );
+        assert!(without.get("matches").is_none());
+    }
+
+    #[test]
+    fn hmac_rejects_bad_key_encoding() {
+        let (code, msg) = run_err(
+            "hmac-generator",
+            json!({"key": "abc", "keyEncoding": "hex", "message": "x"}),
+        );
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(
+            msg.contains("parameter 'key' is not valid hexadecimal"),
+            "{msg}"
+        );
+        let (code, msg) = run_err(
+            "hmac-generator",
+            json!({"key": "k", "message": "x", "expected": "not a mac!"}),
+        );
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(msg.contains("'expected'"), "{msg}");
+    }
+}
