@@ -161,3 +161,14 @@ fn error_results_validate_and_carry_the_documented_exit_codes() {
         assert!(doc["error"].as_str().is_some_and(|e| !e.is_empty()));
     }
 }
+
+#[test]
+fn the_catalogue_carries_every_wave_1_tool() {
+    for id in common::WAVE1 {
+        assert!(
+            cmpx::catalogue::get(id).is_some(),
+            "{id} is missing from the catalogue"
+        );
+    }
+    assert!(cmpx::catalogue::all().len() >= common::WAVE1.len());
+}

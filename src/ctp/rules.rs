@@ -92,15 +92,27 @@ pub fn check_definition(def: &ToolDefinition) -> Vec<String> {
     problems
 }
 
-/// Problems across a set of definitions: each definition's own, plus duplicate ids.
+/// Problems across a set of definitions: each definition's own, duplicate ids, and
+/// `relatedTools` that name no tool in the set.
 pub fn check_catalogue<'a>(defs: impl IntoIterator<Item = &'a ToolDefinition>) -> Vec<String> {
+    let defs: Vec<&ToolDefinition> = defs.into_iter().collect();
     let mut problems = Vec::new();
     let mut ids = HashSet::new();
-    for def in defs {
-        if !ids.insert(def.id.clone()) {
+    for def in &defs {
+        if !ids.insert(def.id.as_str()) {
             problems.push(format!("{}: id is used by more than one tool", def.id));
         }
         problems.extend(check_definition(def));
+    }
+    for def in &defs {
+        for related in &def.related_tools {
+            if !ids.contains(related.as_str()) {
+                problems.push(format!(
+                    "{}: relatedTools names '{related}', which is not in the catalogue",
+                    def.id
+                ));
+            }
+        }
     }
     problems
 }
