@@ -110,7 +110,7 @@ fn stamp(roots: &[PathBuf]) -> Vec<(PathBuf, u64, u64)> {
     out
 }
 
-fn build(roots: &[PathBuf], stamp: Vec<(PathBuf, u64, u64)>) -> Index {
+fn build_stamped(roots: &[PathBuf], stamp: Vec<(PathBuf, u64, u64)>) -> Index {
     let scan = registry::scan(roots);
     let mut skipped = scan.skipped;
     let mut entries = Vec::new();
@@ -131,6 +131,11 @@ fn build(roots: &[PathBuf], stamp: Vec<(PathBuf, u64, u64)>) -> Index {
     }
 }
 
+/// A fresh index for `roots`, bypassing the cache (tests, benchmarks).
+pub fn build(roots: &[PathBuf]) -> Index {
+    build_stamped(roots, stamp(roots))
+}
+
 fn cache_path() -> Option<PathBuf> {
     crate::paths::cmp_home().map(|h| h.join("cache").join("resolve-index.json"))
 }
@@ -145,7 +150,7 @@ pub fn load(roots: &[PathBuf]) -> Index {
     {
         return index;
     }
-    let index = build(roots, current);
+    let index = build_stamped(roots, current);
     if let Some(path) = &cache
         && let Ok(bytes) = serde_json::to_vec(&index)
     {
