@@ -19,10 +19,18 @@ fn data() -> (Vec<Labelled>, Vec<String>) {
     let mut labelled = Vec::new();
     for section in ["requests", "adapter_requests"] {
         for r in doc[section].as_array().into_iter().flatten() {
-            labelled.push(Labelled { text: r["text"].as_str().unwrap().into(), tool: r["tool"].as_str().unwrap().into() });
+            labelled.push(Labelled {
+                text: r["text"].as_str().unwrap().into(),
+                tool: r["tool"].as_str().unwrap().into(),
+            });
         }
     }
-    let negatives = doc["negatives"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
+    let negatives = doc["negatives"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
     (labelled, negatives)
 }
 
@@ -30,7 +38,10 @@ fn data() -> (Vec<Labelled>, Vec<String>) {
 fn installed() -> (tempfile::TempDir, resolve::index::Index) {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("tools");
-    let bundles: Vec<_> = cmpx::catalogue::all().iter().map(cmpx::cmp::export::bundle).collect();
+    let bundles: Vec<_> = cmpx::catalogue::all()
+        .iter()
+        .map(cmpx::cmp::export::bundle)
+        .collect();
     cmpx::cmp::export::export(&bundles, &root, &Default::default()).unwrap();
     let adapters = Path::new(env!("CARGO_MANIFEST_DIR")).join("adapters");
     for entry in std::fs::read_dir(&adapters).unwrap() {
@@ -52,10 +63,15 @@ fn installed() -> (tempfile::TempDir, resolve::index::Index) {
 #[test]
 fn resolution_accuracy_meets_the_targets() {
     let (_dir, index) = installed();
-    let tools: std::collections::HashSet<&str> = index.entries.iter().map(|e| e.tool.as_str()).collect();
+    let tools: std::collections::HashSet<&str> =
+        index.entries.iter().map(|e| e.tool.as_str()).collect();
     let (labelled, negatives) = data();
-    let opts = Options { top: 3, domain: None };
+    let opts = Options {
+        top: 3,
+        domain: None,
+    };
     let (mut n, mut top1, mut top3) = (0, 0, 0);
+    let (mut confident_right, mut confident_wrong) = (0, 0);
     let mut misses = Vec::new();
     for r in labelled.iter().filter(|r| tools.contains(r.tool.as_str())) {
         n += 1;
@@ -64,11 +80,20 @@ fn resolution_accuracy_meets_the_targets() {
         if names.first() == Some(&r.tool.as_str()) {
             top1 += 1;
         } else {
-            let got: Vec<String> = res.candidates.iter().map(|c| format!("{} {:.2}", c.tool, c.score)).collect();
+            let got: Vec<String> = res
+                .candidates
+                .iter()
+                .map(|c| format!("{} {:.2}", c.tool, c.score))
+                .collect();
             misses.push(format!("{:?} → want {}, got {:?}", r.text, r.tool, got));
         }
         if names.contains(&r.tool.as_str()) {
             top3 += 1;
+        }
+        match res.chosen() {
+            Some(c) if c.tool == r.tool => confident_right += 1,
+            Some(_) => confident_wrong += 1,
+            None => {}
         }
     }
     let mut false_confident = Vec::new();
@@ -81,8 +106,23 @@ fn resolution_accuracy_meets_the_targets() {
     let p1 = top1 as f64 / n as f64;
     let p3 = top3 as f64 / n as f64;
     let fc = false_confident.len() as f64 / negatives.len() as f64;
-    println!("resolution over {n} labelled requests ({} tools installed):", tools.len());
-    println!("  top-1 {:.1}%  top-3 {:.1}%  false confidence on {} negatives {:.1}%", p1 * 100.0, p3 * 100.0, negatives.len(), fc * 100.0);
+    println!(
+        "resolution over {n} labelled requests ({} tools installed):",
+        tools.len()
+    );
+    println!(
+        "  top-1 {:.1}%  top-3 {:.1}%  false confidence on {} negatives {:.1}%",
+        p1 * 100.0,
+        p3 * 100.0,
+        negatives.len(),
+        fc * 100.0
+    );
+    println!(
+        "  cmpx do would run {:.1}% of requests (the right tool for {:.1}%, a wrong one for {:.1}%)",
+        (confident_right + confident_wrong) as f64 / n as f64 * 100.0,
+        confident_right as f64 / n as f64 * 100.0,
+        confident_wrong as f64 / n as f64 * 100.0
+    );
     for m in &misses {
         println!("  miss: {m}");
     }

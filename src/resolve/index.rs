@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Pattern {
@@ -72,9 +72,9 @@ fn entries_for(tool: &Installed) -> Result<Vec<Entry>, String> {
             patterns: intent
                 .patterns
                 .iter()
-                .map(|p| match p.strip_prefix("re:") {
-                    Some(re) => Pattern::Regex(re.to_string()),
-                    None => Pattern::Terms(text::terms(p)),
+                .flat_map(|p| match p.strip_prefix("re:") {
+                    Some(re) => vec![Pattern::Regex(re.to_string())],
+                    None => pattern_variants(p),
                 })
                 .collect(),
             command: intent.command,
@@ -85,6 +85,20 @@ fn entries_for(tool: &Installed) -> Result<Vec<Entry>, String> {
             weak: weak.clone(),
         })
         .collect())
+}
+
+/// A pattern's terms, plus its two words written as one ("upper case" → "uppercase",
+/// "pascal case" → "pascalcase") since people write compounds both ways.
+fn pattern_variants(p: &str) -> Vec<Pattern> {
+    let mut out = vec![Pattern::Terms(text::terms(p))];
+    let words: Vec<String> = text::words(p)
+        .into_iter()
+        .filter(|w| !text::is_stop_word(w))
+        .collect();
+    if words.len() == 2 {
+        out.push(Pattern::Terms(vec![text::term(&words.concat())]));
+    }
+    out
 }
 
 /// `(file, size, mtime in ns)` for the manifest and capability of every tool folder.

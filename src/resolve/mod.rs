@@ -12,9 +12,9 @@ use serde::Serialize;
 use std::path::PathBuf;
 
 /// Below this a candidate is not shown at all: an empty list beats a wild guess.
-pub const MIN_SCORE: f64 = 0.3;
+pub const MIN_SCORE: f64 = 0.2;
 /// At or above this (and not ambiguous) the best candidate may be run by `cmpx do`.
-pub const CONFIDENT: f64 = 0.55;
+pub const CONFIDENT: f64 = 0.6;
 /// Two candidates closer than this are too close to call.
 pub const AMBIGUITY_GAP: f64 = 0.05;
 
@@ -82,27 +82,36 @@ pub fn query(text: &str) -> score::Query {
 pub fn resolve(index: &Index, request: &str, opts: &Options) -> Resolution {
     let vocab = index.vocabulary();
     let q = query(request);
-    let mut scored = score::score_all(index, &vocab, &q);
-    scored.retain(|(i, _)| {
+    if std::env::var_os("CMPX_RESOLVE_DEBUG").is_some() {
+        eprintln!("resolve: terms {:?}, concepts {:?}", q.terms, q.concepts);
+    }
+    let (mut scored, unknown) = score::score_all(index, &vocab, &q);
+    scored.retain(|s| {
         opts.domain
             .as_deref()
-            .is_none_or(|d| index.entries[*i].domain.eq_ignore_ascii_case(d))
+            .is_none_or(|d| index.entries[s.entry].domain.eq_ignore_ascii_case(d))
     });
-    scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    let top = scored.first().map_or(0.0, |s| s.1);
-    let second = scored.get(1).map_or(0.0, |s| s.1);
+    scored.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.entry.cmp(&b.entry)));
+    let top = scored.first().map_or(0.0, |s| s.score);
+    let second = scored.get(1).map_or(0.0, |s| s.score);
     let ambiguous = top >= MIN_SCORE && second >= MIN_SCORE && top - second < AMBIGUITY_GAP;
+    // One matching word among several nobody's tools mention ("hash brown recipe") is a
+    // coincidence of vocabulary, not a request for the tool.
+    let lone_word = scored
+        .first()
+        .is_some_and(|s| s.matched <= 1 && unknown >= 2);
+    let confident = top >= CONFIDENT && !lone_word;
     let candidates = scored
         .into_iter()
-        .filter(|(_, s)| *s >= MIN_SCORE)
+        .filter(|s| s.score >= MIN_SCORE)
         .take(opts.top.max(1))
-        .map(|(i, s)| candidate(&index.entries[i], s))
+        .map(|s| candidate(&index.entries[s.entry], s.score))
         .collect();
     Resolution {
         query: request.to_string(),
         candidates,
         ambiguous,
-        confident: top >= CONFIDENT,
+        confident,
     }
 }
 

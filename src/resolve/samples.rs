@@ -28,17 +28,25 @@ fn detectors() -> &'static [Detector] {
             d(r"(?is)\bselect\b.+\bfrom\b|\binsert\s+into\b|\bupdate\b.+\bset\b|\bcreate\s+table\b", &["sql"]),
             d(r"(?s)<\?xml.*|<([A-Za-z][\w:.-]*)[^<>]*>.*</([A-Za-z][\w:.-]*)>", &["xml"]),
             d(r"(?s)^\s*[\[{].*[\]}]\s*$|\{\s*\x22[^\x22]+\x22\s*:", &["json"]),
+            d(r"(?:^|\s)/[^/\s][^/\n]*/[gimsuxy]*(?:\s|$|[?.,])", &["regex"]),
+            d(r"(?m)^#{1,6} \S.*$|\*\*[^*\n]+\*\*|\[[^\]\n]+\]\([^)\s]+\)|(?m)^```", &["markdown"]),
+            d(r"(?m)^[^,\n]+(?:,[^,\n]*)+\n(?:[^,\n]*(?:,[^,\n]*)+\n?){1,}", &["csv"]),
+            d(r"(?m)^[A-Za-z_][\w-]*:(?:[ \t]+\S.*)?\n(?:(?:[ \t]+- |[ \t]*[A-Za-z_][\w-]*:|[ \t]+)\S.*\n?)+", &["yaml"]),
             d(r"\b[a-fA-F0-9]{64}\b|\b[a-fA-F0-9]{40}\b|\b[a-fA-F0-9]{32}\b", &["hash"]),
             d(r"\b[A-Za-z0-9+/]{12,}={1,2}(?:\s|$)|\b[A-Za-z0-9+/]*[0-9][A-Za-z0-9+/]*[A-Z][A-Za-z0-9+/]*[a-z][A-Za-z0-9+/]{8,}={0,2}", &["base64"]),
         ]
     })
 }
 
-/// Quoted payloads ('…', "…", `…`) are data, not words about the tool.
+/// Quoted payloads ('…', "…", `…`) are data, not words about the tool. A quote must open after
+/// a space or punctuation and close before one, so "what's" and "don't" are not quotes.
 fn quoted() -> &'static Regex {
     static Q: OnceLock<Regex> = OnceLock::new();
     Q.get_or_init(|| {
-        Regex::new(r#"(?s)"[^"\n]{1,}"|'[^'\n]{2,}'|`[^`]+`|“[^”]+”"#).expect("valid quote pattern")
+        Regex::new(
+            r#"(?s)(?:^|[\s(\[{:=,])(?:"[^"\n]+"|'[^'\n]+'|`[^`]+`|“[^”]+”)(?:$|[\s)\]}.,;:!?])"#,
+        )
+        .expect("valid quote pattern")
     })
 }
 
@@ -86,7 +94,23 @@ mod tests {
         );
         assert_eq!(scrub(r#"{"a":1} make it readable"#).concepts, vec!["json"]);
         assert_eq!(scrub("sha256 of 'hello world'").text.trim(), "sha256 of");
+        assert_eq!(
+            scrub("What's the blake2b checksum of 'abc'?").text.trim(),
+            "What's the blake2b checksum of"
+        );
         assert!(scrub("generate a uuid").concepts.is_empty());
+        assert_eq!(
+            scrub("id,name\n1,alice\n2,bob -> json").concepts,
+            vec!["csv"]
+        );
+        assert_eq!(
+            scrub("key: value\nlist:\n  - a\n  - b\nturn that into JSON").concepts,
+            vec!["yaml"]
+        );
+        assert_eq!(
+            scrub("# Title\n\n**bold** text -> give me the HTML").concepts,
+            vec!["markdown"]
+        );
         assert!(scrub("sort these lines").concepts.is_empty());
     }
 }

@@ -48,7 +48,7 @@ fn idf(vocab: &Vocabulary, n: f64, term: &str) -> f64 {
 
 fn fuzzy_matches<'a>(vocab: &'a Vocabulary, term: &str) -> Vec<&'a str> {
     let len = term.chars().count();
-    if len < 4 || term.bytes().all(|b| b.is_ascii_digit()) {
+    if len < 3 || term.bytes().all(|b| b.is_ascii_digit()) {
         return Vec::new();
     }
     let max = if len >= 8 { 2 } else { 1 };
@@ -57,7 +57,12 @@ fn fuzzy_matches<'a>(vocab: &'a Vocabulary, term: &str) -> Vec<&'a str> {
         .keys()
         .filter(|v| {
             let vl = v.chars().count();
-            vl >= 4 && vl.abs_diff(len) <= max && strsim::damerau_levenshtein(term, v) <= max
+            if vl < 3 || vl.abs_diff(len) > max || strsim::damerau_levenshtein(term, v) > max {
+                return false;
+            }
+            // Three letters leave too little to go on: only a swapped pair ("jtw") or one
+            // missing letter ("jsn") counts as a typo, never a different letter.
+            len > 3 || vl > len || sorted_chars(term) == sorted_chars(v)
         })
         .map(String::as_str)
         .collect()
@@ -69,6 +74,10 @@ fn prepare<'a>(q: &Query, vocab: &'a Vocabulary, n: f64) -> Prepared<'a> {
     let mut terms = Vec::new();
     for t in q.concepts.iter().chain(&q.terms) {
         if !seen.insert(t.clone()) {
+            continue;
+        }
+        // A bare number no tool mentions is data ("255 in binary"), not a word about the tool.
+        if t.bytes().all(|b| b.is_ascii_digit()) && !vocab.df.contains_key(t.as_str()) {
             continue;
         }
         match vocab.df.get_key_value(t.as_str()) {
@@ -87,9 +96,80 @@ fn prepare<'a>(q: &Query, vocab: &'a Vocabulary, n: f64) -> Prepared<'a> {
             }
         }
     }
+    // Unknown words count against a match, but their weight grows with the square root of
+    // how many there are: a long, chatty request is not ten times less about its tool.
+    let unknown = terms.iter().filter(|(_, _, m)| m.is_empty()).count();
+    if unknown > 1 {
+        let scale = (unknown as f64).sqrt() / unknown as f64;
+        for (_, w, m) in terms.iter_mut() {
+            if m.is_empty() {
+                *w *= scale;
+            }
+        }
+    }
     let mut order = q.concepts.clone();
     order.extend(q.terms.iter().cloned());
     Prepared { terms, order }
+}
+
+fn sorted_chars(s: &str) -> Vec<char> {
+    let mut c: Vec<char> = s.chars().collect();
+    c.sort_unstable();
+    c
+}
+
+/// Source and target formats a request names: "yaml to json", "to json from yaml", "the json
+/// version of this yaml", "json out of this csv"; a pasted sample's format is a source.
+#[derive(Default)]
+struct Direction {
+    sources: Vec<String>,
+    targets: Vec<String>,
+}
+
+fn query_direction(q: &Query) -> Direction {
+    let t = &q.terms;
+    let mut d = Direction::default();
+    for (i, w) in t.iter().enumerate() {
+        let before = i.checked_sub(1).and_then(|j| t.get(j)).cloned();
+        let after = t.get(i + 1).cloned();
+        match w.as_str() {
+            "to" => {
+                d.sources.extend(before);
+                d.targets.extend(after);
+            }
+            "as" => d.targets.extend(after),
+            "from" | "out" => d.sources.extend(after),
+            "version" | "equival" | "represent" | "counterpart" => {
+                d.targets.extend(before);
+                d.sources.extend(after);
+            }
+            _ => {}
+        }
+    }
+    d.sources.extend(q.concepts.iter().cloned());
+    d
+}
+
+/// An entry's own direction, from a pattern shaped "<source> to <target>".
+fn entry_direction(e: &Entry) -> Option<(&str, &str)> {
+    e.patterns.iter().find_map(|p| match p {
+        Pattern::Terms(t) if t.len() == 3 && t[1] == "to" => Some((t[0].as_str(), t[2].as_str())),
+        _ => None,
+    })
+}
+
+/// 1 when the request's direction agrees with the entry's (or says nothing), less when reversed.
+fn direction_factor(e: &Entry, d: &Direction) -> f64 {
+    let Some((src, dst)) = entry_direction(e) else {
+        return 1.0;
+    };
+    let agrees = d.sources.iter().any(|s| s == src) || d.targets.iter().any(|t| t == dst);
+    let reversed = d.sources.iter().any(|s| s == dst) || d.targets.iter().any(|t| t == src);
+    match (agrees, reversed) {
+        (true, false) => 1.0,
+        (false, true) => 0.7,
+        _ => 0.9,
+    }
 }
 
 /// Length of the longest common subsequence of two term sequences.
@@ -109,10 +189,10 @@ fn lcs(a: &[String], b: &[String]) -> usize {
     prev[b.len()]
 }
 
-/// F-measure of the two coverages, leaning towards the pattern side (β = 1.5): a request that
-/// fully states a pattern is good evidence even with extra words around it.
+/// F-measure (β = 1) of the two coverages: a pattern fully stated inside a long request of
+/// unrelated words is weak evidence, and so is a request that states half of a pattern.
 fn f_measure(cov_pattern: f64, cov_query: f64) -> f64 {
-    const B2: f64 = 1.5 * 1.5;
+    const B2: f64 = 1.0;
     if cov_pattern <= 0.0 || cov_query <= 0.0 {
         return 0.0;
     }
@@ -188,13 +268,23 @@ fn score_entry(e: &Entry, q: &Prepared, raw: &str, vocab: &Vocabulary, n: f64) -
     // Several patterns agreeing is a little more evidence than one.
     let agreement = 0.02 * (strong.saturating_sub(1).min(3)) as f64;
     let weak = WEIGHTS.weak * score_terms(&e.weak, q, vocab, n);
-    (best.max(weak) + agreement + 0.1 * best.min(weak)).min(1.0)
+    (0.92 * best.max(weak) + agreement + 0.05 * best.min(weak)).min(1.0)
 }
 
-/// Every entry sharing a term with the query (or holding a `re:` pattern), with its score.
-pub fn score_all(index: &Index, vocab: &Vocabulary, query: &Query) -> Vec<(usize, f64)> {
+/// One scored entry, with how many distinct request terms it accounts for.
+pub struct Scored {
+    pub entry: usize,
+    pub score: f64,
+    pub matched: usize,
+}
+
+/// The scores of every entry sharing a term with the query (or holding a `re:` pattern), and
+/// how many request terms no installed tool mentions.
+pub fn score_all(index: &Index, vocab: &Vocabulary, query: &Query) -> (Vec<Scored>, usize) {
     let n = index.entries.len().max(1) as f64;
     let q = prepare(query, vocab, n);
+    let unknown = q.terms.iter().filter(|(_, _, m)| m.is_empty()).count();
+    let direction = query_direction(query);
     let mut candidates: Vec<u32> = vocab.regex_entries.clone();
     for (_, _, matches) in &q.terms {
         for (v, _) in matches {
@@ -205,14 +295,33 @@ pub fn score_all(index: &Index, vocab: &Vocabulary, query: &Query) -> Vec<(usize
     }
     candidates.sort_unstable();
     candidates.dedup();
-    candidates
+    let scored = candidates
         .into_iter()
         .map(|i| {
-            (
-                i as usize,
-                score_entry(&index.entries[i as usize], &q, &query.raw, vocab, n),
-            )
+            let e = &index.entries[i as usize];
+            let score = score_entry(e, &q, &query.raw, vocab, n) * direction_factor(e, &direction);
+            Scored {
+                entry: i as usize,
+                score,
+                matched: matched_terms(e, &q),
+            }
         })
-        .filter(|(_, s)| *s > 0.0)
-        .collect()
+        .filter(|s| s.score > 0.0)
+        .collect();
+    (scored, unknown)
+}
+
+/// How many distinct request terms appear among the entry's pattern and weak terms.
+fn matched_terms(e: &Entry, q: &Prepared) -> usize {
+    q.terms
+        .iter()
+        .filter(|(_, _, matches)| {
+            matches.iter().any(|(v, _)| {
+                e.weak.iter().any(|w| w == v)
+                    || e.patterns
+                        .iter()
+                        .any(|p| matches!(p, Pattern::Terms(t) if t.iter().any(|w| w == v)))
+            })
+        })
+        .count()
 }

@@ -1,6 +1,7 @@
 //! Turning requests and patterns into comparable terms: words, stop words, synonyms, stems.
 
 use rust_stemmers::{Algorithm, Stemmer};
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// Words that carry no information about which tool is wanted.
@@ -42,6 +43,7 @@ const STOP_WORDS: &[&str] = &[
     "i'm",
     "if",
     "im",
+    "in",
     "is",
     "it",
     "it's",
@@ -174,8 +176,6 @@ const SYNONYMS: &[(&str, &str)] = &[
     ("unixtime", "timestamp"),
     ("crontab", "cron"),
     ("regexp", "regex"),
-    ("regular", "regex"),
-    ("expression", "regex"),
     ("pwd", "password"),
     ("passphrase", "password"),
     ("qrcode", "qr"),
@@ -185,6 +185,43 @@ const SYNONYMS: &[(&str, &str)] = &[
     ("inflate", "decompress"),
     ("deflate", "compress"),
     ("encoding", "encode"),
+    ("ungzip", "decompress"),
+    ("uncompress", "decompress"),
+    ("unpack", "decompress"),
+    ("shrink", "minify"),
+    ("squash", "minify"),
+    ("smaller", "minify"),
+    ("multiline", "pretty"),
+    ("expand", "pretty"),
+    ("nicely", "pretty"),
+    ("flip", "reverse"),
+    ("backwards", "reverse"),
+    ("backward", "reverse"),
+    ("reversed", "reverse"),
+    ("different", "diff"),
+    ("differ", "diff"),
+    ("differs", "diff"),
+    ("identical", "diff"),
+    ("chars", "character"),
+    ("char", "character"),
+    ("letters", "character"),
+    ("alphabetize", "sort"),
+    ("alphabetise", "sort"),
+    ("alphabetical", "sort"),
+    ("alphabetically", "sort"),
+    ("sorted", "sort"),
+    ("dedupe", "duplicate"),
+    ("dedup", "duplicate"),
+    ("deduplicate", "duplicate"),
+    ("unescape", "unescape"),
+    ("dummy", "placeholder"),
+    ("filler", "placeholder"),
+    ("caps", "uppercase"),
+    ("identifier", "id"),
+    ("signature", "sign"),
+    ("signed", "sign"),
+    ("keyed", "key"),
+    ("secrets", "secret"),
     ("encoder", "encode"),
     ("decoder", "decode"),
     ("decoding", "decode"),
@@ -216,18 +253,68 @@ pub fn is_stop_word(word: &str) -> bool {
     STOP_WORDS.binary_search(&word).is_ok()
 }
 
-/// One word to its term: synonym folded, then stemmed.
-pub fn term(word: &str) -> String {
-    let word = SYNONYMS
-        .iter()
-        .find(|(w, _)| *w == word)
-        .map_or(word, |(_, canon)| canon);
-    stemmer().stem(word).into_owned()
+/// Synonyms keyed by the stem of the word, so every inflection of a synonym folds too
+/// ("beautifying" as well as "beautify").
+fn synonym_stems() -> &'static HashMap<String, String> {
+    static MAP: OnceLock<HashMap<String, String>> = OnceLock::new();
+    MAP.get_or_init(|| {
+        let mut map = HashMap::new();
+        for (word, canon) in SYNONYMS {
+            let canon = stemmer().stem(canon).into_owned();
+            map.insert(word.to_string(), canon.clone());
+            map.entry(stemmer().stem(word).into_owned())
+                .or_insert(canon);
+        }
+        map
+    })
 }
+
+/// One word to its term: stemmed, with synonyms folded onto one spelling.
+pub fn term(word: &str) -> String {
+    let map = synonym_stems();
+    if let Some(canon) = map.get(word) {
+        return canon.clone();
+    }
+    let stem = stemmer().stem(word).into_owned();
+    map.get(&stem).cloned().unwrap_or(stem)
+}
+
+/// Multi-word expressions rewritten before splitting, so they count as the one idea they are.
+const PHRASES: &[(&str, &str)] = &[
+    ("->", " to "),
+    ("=>", " to "),
+    ("\u{2192}", " to "),
+    ("regular expressions", " regex "),
+    ("regular expression", " regex "),
+    ("comma separated values", " csv "),
+    ("comma-separated values", " csv "),
+    ("comma separated", " csv "),
+    ("comma-separated", " csv "),
+    ("tab separated", " tsv "),
+    ("tab-separated", " tsv "),
+    ("how many", " count "),
+    ("number of", " count "),
+    ("back to front", " reverse "),
+    ("upside down", " reverse "),
+    ("human readable", " pretty "),
+    ("human-readable", " pretty "),
+    ("one line", " minify "),
+    ("single line", " minify "),
+    ("look nice", " pretty "),
+    ("looks nice", " pretty "),
+    ("lay it out", " pretty "),
+    ("lay out", " pretty "),
+];
 
 /// The ordered terms of a text, stop words dropped.
 pub fn terms(text: &str) -> Vec<String> {
-    words(text)
+    let mut text = text.to_lowercase();
+    for (from, to) in PHRASES {
+        if text.contains(from) {
+            text = text.replace(from, to);
+        }
+    }
+    words(&text)
         .iter()
         .filter(|w| !is_stop_word(w))
         .map(|w| term(w))
@@ -249,6 +336,8 @@ mod tests {
     fn plurals_verb_forms_and_synonyms_meet() {
         assert_eq!(terms("Generating UUIDs"), terms("generate uuid"));
         assert_eq!(terms("beautify the JSON"), terms("prettify json"));
+        assert_eq!(terms("beautifying json"), terms("prettify json"));
+        assert_eq!(terms("how many words"), terms("count words"));
         assert_eq!(
             terms("convert yaml into json"),
             vec!["convert", "yaml", "to", "json"]
