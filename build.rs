@@ -1,30 +1,42 @@
-//! Embeds every `catalogue/<category>/<id>.json` into the binary, so cmpx runs from any directory.
+//! Embeds the catalogue (`catalogue/<category>/<id>.json`) and the bundled adapters
+//! (`adapters/<name>/cmp/*.json`) into the binary, so cmpx runs from any directory.
 
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalogue");
-    println!("cargo:rerun-if-changed={}", root.display());
+/// `*.json` files one level below each subfolder of `root` (`<root>/<sub>/<file>.json`), or in
+/// `<root>/<sub>/<inner>/` when `inner` is given; sorted.
+fn json_files(root: &Path, inner: Option<&str>) -> Vec<PathBuf> {
     let mut files = Vec::new();
-    for category in std::fs::read_dir(&root).expect("catalogue/ exists") {
-        let category = category.expect("readable catalogue entry").path();
-        if !category.is_dir() {
-            continue;
-        }
-        println!("cargo:rerun-if-changed={}", category.display());
-        for file in std::fs::read_dir(&category).expect("readable category") {
-            let file = file.expect("readable catalogue file").path();
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return files;
+    };
+    for sub in entries.flatten().map(|e| e.path()).filter(|p| p.is_dir()) {
+        let dir = inner.map_or(sub.clone(), |i| sub.join(i));
+        println!("cargo:rerun-if-changed={}", dir.display());
+        for file in std::fs::read_dir(&dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+        {
             if file.extension().is_some_and(|e| e == "json") {
                 files.push(file);
             }
         }
     }
     files.sort();
-    let mut out = String::from("pub static FILES: &[(&str, &str)] = &[\n");
-    for file in &files {
-        let rel = file.strip_prefix(&root).expect("under catalogue/");
-        let rel = rel.to_string_lossy().replace('\\', "/");
+    files
+}
+
+fn table(name: &str, root: &Path, files: &[PathBuf]) -> String {
+    let mut out = format!("pub static {name}: &[(&str, &str)] = &[\n");
+    for file in files {
+        let rel = file
+            .strip_prefix(root)
+            .expect("under its root")
+            .to_string_lossy()
+            .replace('\\', "/");
         writeln!(
             out,
             "    ({rel:?}, include_str!({:?})),",
@@ -33,6 +45,21 @@ fn main() {
         .unwrap();
     }
     out.push_str("];\n");
+    out
+}
+
+fn main() {
+    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let catalogue = manifest_dir.join("catalogue");
+    let adapters = manifest_dir.join("adapters");
+    println!("cargo:rerun-if-changed={}", catalogue.display());
+    println!("cargo:rerun-if-changed={}", adapters.display());
+    let mut out = table("FILES", &catalogue, &json_files(&catalogue, None));
+    out.push_str(&table(
+        "ADAPTER_FILES",
+        &adapters,
+        &json_files(&adapters, Some("cmp")),
+    ));
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("catalogue_files.rs");
     std::fs::write(dest, out).expect("write generated catalogue index");
 }

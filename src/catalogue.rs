@@ -3,7 +3,8 @@
 use crate::ctp::ToolDefinition;
 use std::sync::OnceLock;
 
-mod embedded {
+/// The generated tables of embedded files (catalogue and adapters).
+pub(crate) mod embedded {
     include!(concat!(env!("OUT_DIR"), "/catalogue_files.rs"));
 }
 

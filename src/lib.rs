@@ -1,6 +1,7 @@
 //! cmpx: a catalogue of developer utilities in CTP form, exported as CMP folders, with the
 //! executor those folders point at.
 
+pub mod adapters;
 pub mod argv;
 pub mod catalogue;
 pub mod cli;
