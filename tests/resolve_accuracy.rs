@@ -64,7 +64,7 @@ fn installed() -> (tempfile::TempDir, resolve::index::Index) {
 fn resolution_accuracy_meets_the_targets() {
     let (_dir, index) = installed();
     let tools: std::collections::HashSet<&str> =
-        index.entries.iter().map(|e| e.tool.as_str()).collect();
+        index.tools.iter().map(|t| t.name.as_str()).collect();
     let (labelled, negatives) = data();
     let opts = Options {
         top: 3,

@@ -4,6 +4,7 @@
 //! folders are reported with their path and reason and skipped; they never stop a scan.
 
 use super::{Capability, Examples, Manifest};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Largest CMP file cmpx will read; real ones are a few kilobytes.
@@ -86,9 +87,21 @@ pub fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, Strin
         .map_err(|e| format!("{} is not a valid CMP file: {e}", path.display()))
 }
 
+/// A tool folder's manifest and capability (from `cmp/` or `.cmp/`).
+pub fn read_folder(tool_dir: &Path) -> Result<(Manifest, Capability), String> {
+    let dir = super::validate::cmp_dir(tool_dir)
+        .ok_or_else(|| format!("{} holds no CMP files", tool_dir.display()))?;
+    Ok((
+        read_json(&dir.join("manifest.json"))?,
+        read_json(&dir.join("capability.json"))?,
+    ))
+}
+
 /// Scans each root in order. A name found in an earlier root shadows the same name later.
 pub fn scan(roots: &[PathBuf]) -> Scan {
     let mut scan = Scan::default();
+    // Name → index in `scan.tools`, so shadowing checks stay linear in the number of tools.
+    let mut by_name: HashMap<String, usize> = HashMap::new();
     for root in roots {
         if !root.is_dir() {
             continue;
@@ -103,14 +116,15 @@ pub fn scan(roots: &[PathBuf]) -> Scan {
                             path: manifest_path,
                             reason: problems.join("; "),
                         });
-                    } else if let Some(first) = scan.find(&manifest.name) {
+                    } else if let Some(&first) = by_name.get(&manifest.name) {
                         let reason = format!(
                             "'{}' is already installed at {}",
                             manifest.name,
-                            first.dir.display()
+                            scan.tools[first].dir.display()
                         );
                         scan.skipped.push(Skipped { path: dir, reason });
                     } else {
+                        by_name.insert(manifest.name.clone(), scan.tools.len());
                         scan.tools.push(Installed {
                             dir,
                             cmp_dir,
@@ -129,29 +143,32 @@ pub fn scan(roots: &[PathBuf]) -> Scan {
 }
 
 /// `(tool folder, cmp folder)` for every folder under `root` with a manifest, sorted by path.
+/// One glob over `root/*`, then `cmp/manifest.json` (preferred) or `.cmp/manifest.json` in each.
 pub fn tool_folders(root: &Path, skipped: &mut Vec<Skipped>) -> Vec<(PathBuf, PathBuf)> {
-    let base = glob::Pattern::escape(&root.to_string_lossy());
-    let mut found: Vec<(PathBuf, PathBuf)> = Vec::new();
-    for sub in ["cmp", ".cmp"] {
-        let pattern = format!("{base}/*/{sub}/manifest.json");
-        let Ok(paths) = glob::glob(&pattern) else {
-            continue;
-        };
-        for entry in paths {
-            match entry {
-                Ok(manifest) => {
-                    let cmp_dir = manifest.parent().map(Path::to_path_buf).unwrap_or_default();
-                    let dir = cmp_dir.parent().map(Path::to_path_buf).unwrap_or_default();
-                    // `cmp/` wins over `.cmp/` in the same folder.
-                    if !found.iter().any(|(d, _)| *d == dir) {
-                        found.push((dir, cmp_dir));
-                    }
+    let pattern = format!("{}/*", glob::Pattern::escape(&root.to_string_lossy()));
+    let options = glob::MatchOptions {
+        require_literal_leading_dot: false,
+        ..Default::default()
+    };
+    let Ok(paths) = glob::glob_with(&pattern, options) else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for entry in paths {
+        match entry {
+            Ok(dir) => {
+                let cmp_dir = ["cmp", ".cmp"]
+                    .iter()
+                    .map(|sub| dir.join(sub))
+                    .find(|d| d.join("manifest.json").is_file());
+                if let Some(cmp_dir) = cmp_dir {
+                    found.push((dir, cmp_dir));
                 }
-                Err(e) => skipped.push(Skipped {
-                    path: e.path().to_path_buf(),
-                    reason: e.error().to_string(),
-                }),
             }
+            Err(e) => skipped.push(Skipped {
+                path: e.path().to_path_buf(),
+                reason: e.error().to_string(),
+            }),
         }
     }
     found.sort();

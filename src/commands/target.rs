@@ -1,6 +1,5 @@
 //! Loading one intent of an installed tool, shared by `do` and `run --intent`.
 
-use crate::cmp::registry::read_json;
 use crate::cmp::validate::cmp_dir;
 use crate::cmp::{Capability, Manifest};
 use crate::ctp::{ErrorCode, ToolError};
@@ -27,15 +26,12 @@ pub fn load(tool_dir: &Path, intent_index: usize) -> Result<Target, Error> {
 }
 
 pub fn read(tool_dir: &Path) -> Result<(Manifest, Capability), Error> {
-    let dir = cmp_dir(tool_dir).ok_or_else(|| {
-        ToolError::new(
-            ErrorCode::NotFound,
-            format!("{} holds no CMP files", tool_dir.display()),
-        )
-    })?;
-    let manifest: Manifest = read_json(&dir.join("manifest.json")).map_err(ToolError::invalid)?;
-    let cap: Capability = read_json(&dir.join("capability.json")).map_err(ToolError::invalid)?;
-    Ok((manifest, cap))
+    let code = if cmp_dir(tool_dir).is_some() {
+        ErrorCode::InvalidInput
+    } else {
+        ErrorCode::NotFound
+    };
+    crate::cmp::registry::read_folder(tool_dir).map_err(|e| ToolError::new(code, e).into())
 }
 
 /// Picks an intent by index ("2") or by pattern: an exact pattern first, else the intent whose

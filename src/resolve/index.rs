@@ -1,148 +1,236 @@
-//! The resolution index: every installed intent with its patterns pre-tokenised, cached under
-//! `$CMP_HOME/cache/` and rebuilt whenever any tool folder under any root changes.
+//! The resolution index: every installed intent with its patterns pre-tokenised into term ids,
+//! cached under `$CMP_HOME/cache/` and rebuilt whenever any tool folder under any root changes.
 //!
 //! Freshness is checked on every load by comparing a stamp (size and mtime of each manifest and
-//! capability, per folder) with the one recorded; a mismatch rebuilds, a missing or unreadable
-//! cache rebuilds, so the cache is never served stale and is always safe to delete.
+//! capability) with the one recorded; a mismatch rebuilds, a missing or unreadable cache
+//! rebuilds, so the cache is never served stale and is always safe to delete. The cache keeps
+//! only what scoring needs; the few candidates shown are read from their own files.
 
 use super::text;
-use crate::cmp::ParamSpec;
 use crate::cmp::registry::{self, Installed};
-use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
-const FORMAT: u32 = 2;
+const FORMAT: u32 = 3;
+
+pub type TermId = u32;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Pattern {
-    Terms(Vec<String>),
+    Terms(Vec<TermId>),
     Regex(String),
 }
 
+/// What the index knows of one installed tool.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Entry {
-    pub tool: String,
+pub struct ToolInfo {
+    pub name: String,
     pub domain: String,
     pub dir: PathBuf,
-    pub intent: usize,
-    pub first_pattern: String,
-    pub command: String,
-    pub params: IndexMap<String, ParamSpec>,
-    pub confirm: bool,
-    pub destructive: bool,
     pub adapter: bool,
-    pub patterns: Vec<Pattern>,
     /// Terms from the name, summary, domain and tags: weaker evidence than the patterns.
-    pub weak: Vec<String>,
+    pub weak: Vec<TermId>,
 }
+
+/// One intent of one tool.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Entry {
+    pub tool: u32,
+    pub intent: u32,
+    pub patterns: Vec<Pattern>,
+}
+
+/// `(cmp folder, manifest size, manifest mtime, capability size, capability mtime)`.
+type Stamp = (String, u64, u64, u64, u64);
 
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Index {
     format: u32,
-    stamp: Vec<(PathBuf, u64, u64)>,
+    stamp: Vec<Stamp>,
+    /// The vocabulary: a term's id is its position.
+    pub terms: Vec<String>,
+    /// How many entries mention each term (patterns or weak terms).
+    pub df: Vec<u32>,
+    pub tools: Vec<ToolInfo>,
     pub entries: Vec<Entry>,
     #[serde(skip)]
     pub skipped: Vec<registry::Skipped>,
 }
 
-fn entries_for(tool: &Installed) -> Result<Vec<Entry>, String> {
-    let cap = tool.capability()?;
-    let m = &tool.manifest;
-    let mut weak = text::terms(&m.name.replace(['-', '_'], " "));
-    weak.extend(text::terms(&m.summary));
-    weak.extend(text::terms(&m.domain));
-    for tag in &m.tags {
-        weak.extend(text::terms(tag));
+impl Index {
+    pub fn tool_of(&self, e: &Entry) -> &ToolInfo {
+        &self.tools[e.tool as usize]
     }
-    weak.sort();
-    weak.dedup();
-    Ok(cap
-        .intents
-        .into_iter()
-        .enumerate()
-        .map(|(i, intent)| Entry {
-            tool: m.name.clone(),
+
+    /// Id lookup for the vocabulary, built on demand (a few thousand terms).
+    pub fn term_ids(&self) -> HashMap<&str, TermId> {
+        self.terms
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.as_str(), i as TermId))
+            .collect()
+    }
+}
+
+#[derive(Default)]
+struct Builder {
+    ids: HashMap<String, TermId>,
+    terms: Vec<String>,
+}
+
+impl Builder {
+    fn id(&mut self, term: String) -> TermId {
+        if let Some(&id) = self.ids.get(&term) {
+            return id;
+        }
+        let id = self.terms.len() as TermId;
+        self.terms.push(term.clone());
+        self.ids.insert(term, id);
+        id
+    }
+
+    fn ids(&mut self, terms: Vec<String>) -> Vec<TermId> {
+        terms.into_iter().map(|t| self.id(t)).collect()
+    }
+
+    /// A pattern's terms, plus its two words written as one ("upper case" → "uppercase",
+    /// "pascal case" → "pascalcase") since people write compounds both ways.
+    fn pattern(&mut self, p: &str) -> Vec<Pattern> {
+        if let Some(re) = p.strip_prefix("re:") {
+            return vec![Pattern::Regex(re.to_string())];
+        }
+        let mut out = vec![Pattern::Terms(self.ids(text::terms(p)))];
+        let words: Vec<String> = text::words(p)
+            .into_iter()
+            .filter(|w| !text::is_stop_word(w))
+            .collect();
+        if words.len() == 2 {
+            out.push(Pattern::Terms(vec![self.id(text::term(&words.concat()))]));
+        }
+        out
+    }
+
+    fn tool(&mut self, tool: &Installed, index: &mut Index) -> Result<(), String> {
+        let cap = tool.capability()?;
+        let m = &tool.manifest;
+        let mut weak = text::terms(&m.name.replace(['-', '_'], " "));
+        weak.extend(text::terms(&m.summary));
+        weak.extend(text::terms(&m.domain));
+        for tag in &m.tags {
+            weak.extend(text::terms(tag));
+        }
+        let mut weak = self.ids(weak);
+        weak.sort_unstable();
+        weak.dedup();
+        let t = index.tools.len() as u32;
+        index.tools.push(ToolInfo {
+            name: m.name.clone(),
             domain: m.domain.clone(),
             dir: tool.dir.clone(),
-            intent: i,
-            first_pattern: intent.patterns.first().cloned().unwrap_or_default(),
-            patterns: intent
+            adapter: m.adapter,
+            weak,
+        });
+        for (i, intent) in cap.intents.iter().enumerate() {
+            let patterns = intent
                 .patterns
                 .iter()
-                .flat_map(|p| match p.strip_prefix("re:") {
-                    Some(re) => vec![Pattern::Regex(re.to_string())],
-                    None => pattern_variants(p),
-                })
-                .collect(),
-            command: intent.command,
-            params: intent.params,
-            confirm: intent.confirm,
-            destructive: intent.destructive,
-            adapter: m.adapter,
-            weak: weak.clone(),
+                .flat_map(|p| self.pattern(p))
+                .collect();
+            index.entries.push(Entry {
+                tool: t,
+                intent: i as u32,
+                patterns,
+            });
+        }
+        Ok(())
+    }
+}
+
+fn file_stamp(path: &Path) -> (u64, u64) {
+    std::fs::metadata(path)
+        .map(|m| {
+            let t = m
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(UNIX_EPOCH).ok());
+            (m.len(), t.map_or(0, |d| d.as_nanos() as u64))
         })
-        .collect())
+        .unwrap_or((u64::MAX, 0))
 }
 
-/// A pattern's terms, plus its two words written as one ("upper case" → "uppercase",
-/// "pascal case" → "pascalcase") since people write compounds both ways.
-fn pattern_variants(p: &str) -> Vec<Pattern> {
-    let mut out = vec![Pattern::Terms(text::terms(p))];
-    let words: Vec<String> = text::words(p)
-        .into_iter()
-        .filter(|w| !text::is_stop_word(w))
+/// The stamp of every tool folder under `roots`. The stat calls are the whole cost of a warm
+/// load, so they are spread over the machine's cores.
+fn stamp(roots: &[PathBuf]) -> Vec<Stamp> {
+    let dirs: Vec<PathBuf> = roots
+        .iter()
+        .flat_map(|root| registry::tool_folders(root, &mut Vec::new()))
+        .map(|(_, cmp_dir)| cmp_dir)
         .collect();
-    if words.len() == 2 {
-        out.push(Pattern::Terms(vec![text::term(&words.concat())]));
-    }
-    out
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 8);
+    let chunk = dirs.len().div_ceil(threads).max(256);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = dirs
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    part.iter()
+                        .map(|d| {
+                            let (ms, mt) = file_stamp(&d.join("manifest.json"));
+                            let (cs, ct) = file_stamp(&d.join("capability.json"));
+                            (d.to_string_lossy().into_owned(), ms, mt, cs, ct)
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    })
 }
 
-/// `(file, size, mtime in ns)` for the manifest and capability of every tool folder.
-fn stamp(roots: &[PathBuf]) -> Vec<(PathBuf, u64, u64)> {
-    let mut out = Vec::new();
-    for root in roots {
-        for (_, cmp_dir) in registry::tool_folders(root, &mut Vec::new()) {
-            for name in ["manifest.json", "capability.json"] {
-                let path = cmp_dir.join(name);
-                let (size, mtime) = std::fs::metadata(&path)
-                    .map(|m| {
-                        let t = m
-                            .modified()
-                            .ok()
-                            .and_then(|t| t.duration_since(UNIX_EPOCH).ok());
-                        (m.len(), t.map_or(0, |d| d.as_nanos() as u64))
-                    })
-                    .unwrap_or((u64::MAX, 0));
-                out.push((path, size, mtime));
-            }
-        }
-    }
-    out
-}
-
-fn build_stamped(roots: &[PathBuf], stamp: Vec<(PathBuf, u64, u64)>) -> Index {
+fn build_stamped(roots: &[PathBuf], stamp: Vec<Stamp>) -> Index {
     let scan = registry::scan(roots);
-    let mut skipped = scan.skipped;
-    let mut entries = Vec::new();
-    for tool in &scan.tools {
-        match entries_for(tool) {
-            Ok(e) => entries.extend(e),
-            Err(reason) => skipped.push(registry::Skipped {
-                path: tool.cmp_dir.join("capability.json"),
-                reason,
-            }),
-        }
-    }
-    Index {
+    let mut index = Index {
         format: FORMAT,
         stamp,
-        entries,
-        skipped,
+        skipped: scan.skipped,
+        ..Index::default()
+    };
+    let mut builder = Builder::default();
+    for tool in &scan.tools {
+        if let Err(reason) = builder.tool(tool, &mut index) {
+            index.skipped.push(registry::Skipped {
+                path: tool.cmp_dir.join("capability.json"),
+                reason,
+            });
+        }
     }
+    index.df = vec![0; builder.terms.len()];
+    for e in &index.entries {
+        let mut seen: Vec<TermId> = e
+            .patterns
+            .iter()
+            .filter_map(|p| match p {
+                Pattern::Terms(t) => Some(t.iter().copied()),
+                Pattern::Regex(_) => None,
+            })
+            .flatten()
+            .chain(index.tools[e.tool as usize].weak.iter().copied())
+            .collect();
+        seen.sort_unstable();
+        seen.dedup();
+        for t in seen {
+            index.df[t as usize] += 1;
+        }
+    }
+    index.terms = builder.terms;
+    index
 }
 
 /// A fresh index for `roots`, bypassing the cache (tests, benchmarks).
@@ -176,43 +264,4 @@ pub fn load(roots: &[PathBuf]) -> Index {
 fn read_cache(path: &Path) -> Option<Index> {
     let bytes = std::fs::read(path).ok()?;
     serde_json::from_slice(&bytes).ok()
-}
-
-/// Document frequencies and postings, built in memory from the entries at load.
-pub struct Vocabulary {
-    pub df: HashMap<String, u32>,
-    pub postings: HashMap<String, Vec<u32>>,
-    pub regex_entries: Vec<u32>,
-}
-
-impl Index {
-    pub fn vocabulary(&self) -> Vocabulary {
-        let mut postings: HashMap<String, Vec<u32>> = HashMap::new();
-        let mut regex_entries = Vec::new();
-        for (i, e) in self.entries.iter().enumerate() {
-            let mut seen: Vec<&String> = Vec::new();
-            for p in &e.patterns {
-                match p {
-                    Pattern::Terms(ts) => seen.extend(ts),
-                    Pattern::Regex(_) => regex_entries.push(i as u32),
-                }
-            }
-            seen.extend(&e.weak);
-            seen.sort();
-            seen.dedup();
-            for t in seen {
-                postings.entry(t.clone()).or_default().push(i as u32);
-            }
-        }
-        regex_entries.dedup();
-        let df = postings
-            .iter()
-            .map(|(t, p)| (t.clone(), p.len() as u32))
-            .collect();
-        Vocabulary {
-            df,
-            postings,
-            regex_entries,
-        }
-    }
 }

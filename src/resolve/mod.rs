@@ -9,6 +9,7 @@ use crate::cmp::ParamSpec;
 use index::Index;
 use indexmap::IndexMap;
 use serde::Serialize;
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 /// Below this a candidate is not shown at all: an empty list beats a wild guess.
@@ -80,16 +81,18 @@ pub fn query(text: &str) -> score::Query {
 }
 
 pub fn resolve(index: &Index, request: &str, opts: &Options) -> Resolution {
-    let vocab = index.vocabulary();
     let q = query(request);
     if std::env::var_os("CMPX_RESOLVE_DEBUG").is_some() {
         eprintln!("resolve: terms {:?}, concepts {:?}", q.terms, q.concepts);
     }
-    let (mut scored, unknown) = score::score_all(index, &vocab, &q);
+    let (mut scored, unknown) = score::score_all(index, &q);
     scored.retain(|s| {
-        opts.domain
-            .as_deref()
-            .is_none_or(|d| index.entries[s.entry].domain.eq_ignore_ascii_case(d))
+        opts.domain.as_deref().is_none_or(|d| {
+            index
+                .tool_of(&index.entries[s.entry])
+                .domain
+                .eq_ignore_ascii_case(d)
+        })
     });
     scored.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.entry.cmp(&b.entry)));
     let top = scored.first().map_or(0.0, |s| s.score);
@@ -101,11 +104,12 @@ pub fn resolve(index: &Index, request: &str, opts: &Options) -> Resolution {
         .first()
         .is_some_and(|s| s.matched <= 1 && unknown >= 2);
     let confident = top >= CONFIDENT && !lone_word;
+    let mut capabilities = HashMap::new();
     let candidates = scored
         .into_iter()
         .filter(|s| s.score >= MIN_SCORE)
+        .filter_map(|s| candidate(index, &index.entries[s.entry], s.score, &mut capabilities))
         .take(opts.top.max(1))
-        .map(|s| candidate(&index.entries[s.entry], s.score))
         .collect();
     Resolution {
         query: request.to_string(),
@@ -115,25 +119,42 @@ pub fn resolve(index: &Index, request: &str, opts: &Options) -> Resolution {
     }
 }
 
-fn candidate(e: &index::Entry, score: f64) -> Candidate {
-    Candidate {
-        tool: e.tool.clone(),
+/// A candidate for display, with its command and parameters read from the tool's own files
+/// (once per tool). A tool whose files vanished since indexing is left out.
+fn candidate(
+    index: &Index,
+    e: &index::Entry,
+    score: f64,
+    capabilities: &mut HashMap<u32, Option<crate::cmp::Capability>>,
+) -> Option<Candidate> {
+    let tool = index.tool_of(e);
+    let cap = capabilities
+        .entry(e.tool)
+        .or_insert_with(|| {
+            crate::cmp::registry::read_folder(&tool.dir)
+                .ok()
+                .map(|(_, c)| c)
+        })
+        .as_ref()?;
+    let intent = cap.intents.get(e.intent as usize)?;
+    Some(Candidate {
+        tool: tool.name.clone(),
         intent: IntentRef {
-            index: e.intent,
-            pattern: e.first_pattern.clone(),
+            index: e.intent as usize,
+            pattern: intent.patterns.first().cloned().unwrap_or_default(),
         },
         score: (score * 1000.0).round() / 1000.0,
-        command: e.command.clone(),
-        required: e
+        command: intent.command.clone(),
+        required: intent
             .params
             .iter()
             .filter(|(_, p)| p.required)
             .map(|(n, _)| n.clone())
             .collect(),
-        params: e.params.clone(),
-        confirm: e.confirm,
-        destructive: e.destructive,
-        adapter: e.adapter,
-        path: e.dir.clone(),
-    }
+        params: intent.params.clone(),
+        confirm: intent.confirm,
+        destructive: intent.destructive,
+        adapter: tool.adapter,
+        path: tool.dir.clone(),
+    })
 }

@@ -1,8 +1,9 @@
 //! Scoring one request against the index: term overlap weighted by rarity (IDF), both ways
 //! (how much of a pattern the request covers, how much of the request the pattern explains),
-//! with word order, typo tolerance, `re:` patterns and weak evidence from name and summary.
+//! with word order, direction ("yaml to json"), typo tolerance, `re:` patterns and weak
+//! evidence from name, summary and tags.
 
-use super::index::{Entry, Index, Pattern, Vocabulary};
+use super::index::{Entry, Index, Pattern, TermId};
 use std::collections::{HashMap, HashSet};
 
 /// Tunable weights, kept together so the accuracy benchmark can report what it measured.
@@ -18,7 +19,7 @@ pub struct Weights {
 }
 
 pub const WEIGHTS: Weights = Weights {
-    unknown: 0.5,
+    unknown: 1.0,
     fuzzy: 0.8,
     regex: 0.9,
     weak: 0.7,
@@ -33,83 +34,20 @@ pub struct Query {
     pub raw: String,
 }
 
-/// One distinct query term: its weight and the vocabulary terms it matches, with credit.
-type QueryTerm<'a> = (String, f64, Vec<(&'a str, f64)>);
-
-struct Prepared<'a> {
-    terms: Vec<QueryTerm<'a>>,
-    order: Vec<String>,
+/// One distinct request term: its weight and the vocabulary terms it matches, with credit.
+struct QueryTerm {
+    weight: f64,
+    matches: Vec<(TermId, f64)>,
 }
 
-fn idf(vocab: &Vocabulary, n: f64, term: &str) -> f64 {
-    let df = vocab.df.get(term).copied().unwrap_or(0) as f64;
-    (1.0 + n / df.max(1.0)).ln()
-}
-
-fn fuzzy_matches<'a>(vocab: &'a Vocabulary, term: &str) -> Vec<&'a str> {
-    let len = term.chars().count();
-    if len < 3 || term.bytes().all(|b| b.is_ascii_digit()) {
-        return Vec::new();
-    }
-    let max = if len >= 8 { 2 } else { 1 };
-    vocab
-        .df
-        .keys()
-        .filter(|v| {
-            let vl = v.chars().count();
-            if vl < 3 || vl.abs_diff(len) > max || strsim::damerau_levenshtein(term, v) > max {
-                return false;
-            }
-            // Three letters leave too little to go on: only a swapped pair ("jtw") or one
-            // missing letter ("jsn") counts as a typo, never a different letter.
-            len > 3 || vl > len || sorted_chars(term) == sorted_chars(v)
-        })
-        .map(String::as_str)
-        .collect()
-}
-
-fn prepare<'a>(q: &Query, vocab: &'a Vocabulary, n: f64) -> Prepared<'a> {
-    let max_idf = (1.0 + n).ln();
-    let mut seen = HashSet::new();
-    let mut terms = Vec::new();
-    for t in q.concepts.iter().chain(&q.terms) {
-        if !seen.insert(t.clone()) {
-            continue;
-        }
-        // A bare number no tool mentions is data ("255 in binary"), not a word about the tool.
-        if t.bytes().all(|b| b.is_ascii_digit()) && !vocab.df.contains_key(t.as_str()) {
-            continue;
-        }
-        match vocab.df.get_key_value(t.as_str()) {
-            Some((k, _)) => terms.push((t.clone(), idf(vocab, n, t), vec![(k.as_str(), 1.0)])),
-            None => {
-                let fuzzy: Vec<(&str, f64)> = fuzzy_matches(vocab, t)
-                    .into_iter()
-                    .map(|v| (v, WEIGHTS.fuzzy))
-                    .collect();
-                let weight = if fuzzy.is_empty() {
-                    WEIGHTS.unknown * max_idf
-                } else {
-                    max_idf * 0.8
-                };
-                terms.push((t.clone(), weight, fuzzy));
-            }
-        }
-    }
-    // Unknown words count against a match, but their weight grows with the square root of
-    // how many there are: a long, chatty request is not ten times less about its tool.
-    let unknown = terms.iter().filter(|(_, _, m)| m.is_empty()).count();
-    if unknown > 1 {
-        let scale = (unknown as f64).sqrt() / unknown as f64;
-        for (_, w, m) in terms.iter_mut() {
-            if m.is_empty() {
-                *w *= scale;
-            }
-        }
-    }
-    let mut order = q.concepts.clone();
-    order.extend(q.terms.iter().cloned());
-    Prepared { terms, order }
+/// The request resolved against the vocabulary once, then scored against many entries.
+struct Prepared {
+    terms: Vec<QueryTerm>,
+    /// The request's terms in order (ids; unknown words as `None`), for word order.
+    order: Vec<Option<TermId>>,
+    idf: Vec<f64>,
+    direction: Direction,
+    to: Option<TermId>,
 }
 
 fn sorted_chars(s: &str) -> Vec<char> {
@@ -118,20 +56,109 @@ fn sorted_chars(s: &str) -> Vec<char> {
     c
 }
 
+fn fuzzy_matches(index: &Index, term: &str) -> Vec<TermId> {
+    let len = term.chars().count();
+    if len < 3 || term.bytes().all(|b| b.is_ascii_digit()) {
+        return Vec::new();
+    }
+    let max = if len >= 8 { 2 } else { 1 };
+    index
+        .terms
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| {
+            let vl = v.chars().count();
+            if vl < 3 || vl.abs_diff(len) > max || strsim::damerau_levenshtein(term, v) > max {
+                return false;
+            }
+            // Three letters leave too little to go on: only a swapped pair ("jtw") or one
+            // missing letter ("jsn") counts as a typo, never a different letter.
+            len > 3 || vl > len || sorted_chars(term) == sorted_chars(v)
+        })
+        .map(|(i, _)| i as TermId)
+        .collect()
+}
+
+fn prepare(q: &Query, index: &Index, ids: &HashMap<&str, TermId>) -> Prepared {
+    let n = index.entries.len().max(1) as f64;
+    let idf: Vec<f64> = index
+        .df
+        .iter()
+        .map(|&df| (1.0 + n / (df.max(1) as f64)).ln())
+        .collect();
+    let max_idf = (1.0 + n).ln();
+    let mut seen = HashSet::new();
+    let mut terms = Vec::new();
+    for t in q.concepts.iter().chain(&q.terms) {
+        if !seen.insert(t.as_str()) {
+            continue;
+        }
+        match ids.get(t.as_str()) {
+            Some(&id) => terms.push(QueryTerm {
+                weight: idf[id as usize],
+                matches: vec![(id, 1.0)],
+            }),
+            // A bare number no tool mentions is data ("255 in binary"), not a word about the tool.
+            None if t.bytes().all(|b| b.is_ascii_digit()) => {}
+            None => {
+                let fuzzy: Vec<(TermId, f64)> = fuzzy_matches(index, t)
+                    .into_iter()
+                    .map(|v| (v, WEIGHTS.fuzzy))
+                    .collect();
+                let weight = if fuzzy.is_empty() {
+                    WEIGHTS.unknown * max_idf
+                } else {
+                    max_idf * 0.8
+                };
+                terms.push(QueryTerm {
+                    weight,
+                    matches: fuzzy,
+                });
+            }
+        }
+    }
+    // Unknown words count against a match, but their weight grows with the square root of
+    // how many there are: a long, chatty request is not ten times less about its tool.
+    let unknown = terms.iter().filter(|t| t.matches.is_empty()).count();
+    if unknown > 1 {
+        let scale = (unknown as f64).sqrt() / unknown as f64;
+        for t in terms.iter_mut().filter(|t| t.matches.is_empty()) {
+            t.weight *= scale;
+        }
+    }
+    let order = q
+        .concepts
+        .iter()
+        .chain(&q.terms)
+        .map(|t| ids.get(t.as_str()).copied())
+        .collect();
+    let direction = query_direction(q, ids);
+    Prepared {
+        terms,
+        order,
+        idf,
+        direction,
+        to: ids.get("to").copied(),
+    }
+}
+
 /// Source and target formats a request names: "yaml to json", "to json from yaml", "the json
 /// version of this yaml", "json out of this csv"; a pasted sample's format is a source.
 #[derive(Default)]
 struct Direction {
-    sources: Vec<String>,
-    targets: Vec<String>,
+    sources: Vec<TermId>,
+    targets: Vec<TermId>,
 }
 
-fn query_direction(q: &Query) -> Direction {
+fn query_direction(q: &Query, ids: &HashMap<&str, TermId>) -> Direction {
     let t = &q.terms;
+    let id = |i: Option<usize>| {
+        i.and_then(|i| t.get(i))
+            .and_then(|w| ids.get(w.as_str()).copied())
+    };
     let mut d = Direction::default();
     for (i, w) in t.iter().enumerate() {
-        let before = i.checked_sub(1).and_then(|j| t.get(j)).cloned();
-        let after = t.get(i + 1).cloned();
+        let (before, after) = (id(i.checked_sub(1)), id(Some(i + 1)));
         match w.as_str() {
             "to" => {
                 d.sources.extend(before);
@@ -146,25 +173,27 @@ fn query_direction(q: &Query) -> Direction {
             _ => {}
         }
     }
-    d.sources.extend(q.concepts.iter().cloned());
+    d.sources.extend(
+        q.concepts
+            .iter()
+            .filter_map(|c| ids.get(c.as_str()).copied()),
+    );
     d
 }
 
-/// An entry's own direction, from a pattern shaped "<source> to <target>".
-fn entry_direction(e: &Entry) -> Option<(&str, &str)> {
-    e.patterns.iter().find_map(|p| match p {
-        Pattern::Terms(t) if t.len() == 3 && t[1] == "to" => Some((t[0].as_str(), t[2].as_str())),
-        _ => None,
-    })
-}
-
 /// 1 when the request's direction agrees with the entry's (or says nothing), less when reversed.
-fn direction_factor(e: &Entry, d: &Direction) -> f64 {
-    let Some((src, dst)) = entry_direction(e) else {
+/// An entry's direction comes from a pattern shaped "<source> to <target>".
+fn direction_factor(e: &Entry, q: &Prepared) -> f64 {
+    let Some(to) = q.to else { return 1.0 };
+    let Some((src, dst)) = e.patterns.iter().find_map(|p| match p {
+        Pattern::Terms(t) if t.len() == 3 && t[1] == to => Some((t[0], t[2])),
+        _ => None,
+    }) else {
         return 1.0;
     };
-    let agrees = d.sources.iter().any(|s| s == src) || d.targets.iter().any(|t| t == dst);
-    let reversed = d.sources.iter().any(|s| s == dst) || d.targets.iter().any(|t| t == src);
+    let d = &q.direction;
+    let agrees = d.sources.contains(&src) || d.targets.contains(&dst);
+    let reversed = d.sources.contains(&dst) || d.targets.contains(&src);
     match (agrees, reversed) {
         (true, false) => 1.0,
         (false, true) => 0.7,
@@ -172,13 +201,13 @@ fn direction_factor(e: &Entry, d: &Direction) -> f64 {
     }
 }
 
-/// Length of the longest common subsequence of two term sequences.
-fn lcs(a: &[String], b: &[String]) -> usize {
+/// Length of the longest common subsequence of a pattern and the request, in terms.
+fn lcs(a: &[TermId], b: &[Option<TermId>]) -> usize {
     let mut prev = vec![0usize; b.len() + 1];
     for x in a {
         let mut cur = vec![0usize; b.len() + 1];
         for (j, y) in b.iter().enumerate() {
-            cur[j + 1] = if x == y {
+            cur[j + 1] = if Some(*x) == *y {
                 prev[j] + 1
             } else {
                 prev[j + 1].max(cur[j])
@@ -192,41 +221,50 @@ fn lcs(a: &[String], b: &[String]) -> usize {
 /// F-measure (β = 1) of the two coverages: a pattern fully stated inside a long request of
 /// unrelated words is weak evidence, and so is a request that states half of a pattern.
 fn f_measure(cov_pattern: f64, cov_query: f64) -> f64 {
-    const B2: f64 = 1.0;
     if cov_pattern <= 0.0 || cov_query <= 0.0 {
         return 0.0;
     }
-    (1.0 + B2) * cov_pattern * cov_query / (B2 * cov_query + cov_pattern)
+    2.0 * cov_pattern * cov_query / (cov_query + cov_pattern)
 }
 
-/// Scores `terms` (a pattern, or the weak terms) against the query.
-fn score_terms(terms: &[String], q: &Prepared, vocab: &Vocabulary, n: f64) -> f64 {
+/// How well `terms` (a pattern, or the weak terms) match the query, and which query terms
+/// they account for (a bit per query term, with its credit).
+struct Match {
+    score: f64,
+    cov_q: f64,
+    credit: Vec<f64>,
+}
+
+fn score_terms(terms: &[TermId], q: &Prepared, ordered: bool) -> Match {
+    let mut credit = vec![0.0; q.terms.len()];
     if terms.is_empty() {
-        return 0.0;
+        return Match {
+            score: 0.0,
+            cov_q: 0.0,
+            credit,
+        };
     }
-    let mut uniq: Vec<&String> = terms.iter().collect();
-    uniq.sort();
+    let mut uniq: Vec<TermId> = terms.to_vec();
+    uniq.sort_unstable();
     uniq.dedup();
-    // Credit each query term gets from this pattern, and each pattern term from the query.
-    let mut p_credit: HashMap<&str, f64> = HashMap::new();
-    let mut q_matched = 0.0;
-    let mut q_total = 0.0;
-    for (_, weight, matches) in &q.terms {
-        q_total += weight;
-        let mut best: f64 = 0.0;
-        for (v, credit) in matches {
-            if uniq.iter().any(|t| t.as_str() == *v) {
-                best = best.max(*credit);
+    let mut p_credit: HashMap<TermId, f64> = HashMap::new();
+    let (mut q_matched, mut q_total) = (0.0, 0.0);
+    for (i, qt) in q.terms.iter().enumerate() {
+        q_total += qt.weight;
+        for &(v, c) in &qt.matches {
+            if uniq.binary_search(&v).is_ok() {
+                credit[i] = f64::max(credit[i], c);
                 let e = p_credit.entry(v).or_insert(0.0);
-                *e = e.max(*credit);
+                *e = e.max(c);
             }
         }
-        q_matched += weight * best;
+        q_matched += qt.weight * credit[i];
     }
-    let p_total: f64 = uniq.iter().map(|t| idf(vocab, n, t)).sum();
+    let idf = |t: TermId| q.idf.get(t as usize).copied().unwrap_or(0.0);
+    let p_total: f64 = uniq.iter().map(|&t| idf(t)).sum();
     let p_matched: f64 = uniq
         .iter()
-        .map(|t| idf(vocab, n, t) * p_credit.get(t.as_str()).copied().unwrap_or(0.0))
+        .map(|&t| idf(t) * p_credit.get(&t).copied().unwrap_or(0.0))
         .sum();
     let cov_p = if p_total > 0.0 {
         p_matched / p_total
@@ -238,36 +276,70 @@ fn score_terms(terms: &[String], q: &Prepared, vocab: &Vocabulary, n: f64) -> f6
     } else {
         0.0
     };
-    let f = f_measure(cov_p, cov_q);
-    if f == 0.0 || terms.len() < 2 {
-        return f;
+    let mut score = f_measure(cov_p, cov_q);
+    if score > 0.0 && ordered && terms.len() >= 2 {
+        let order = lcs(terms, &q.order) as f64 / terms.len() as f64;
+        score *= 0.85 + 0.15 * order;
     }
-    let order = lcs(terms, &q.order) as f64 / terms.len() as f64;
-    f * (0.85 + 0.15 * order)
+    Match {
+        score,
+        cov_q,
+        credit,
+    }
 }
 
-fn score_entry(e: &Entry, q: &Prepared, raw: &str, vocab: &Vocabulary, n: f64) -> f64 {
-    let mut best: f64 = 0.0;
+fn score_entry(e: &Entry, weak: &[TermId], q: &Prepared, raw: &str) -> f64 {
+    let mut best = Match {
+        score: 0.0,
+        cov_q: 0.0,
+        credit: Vec::new(),
+    };
+    let mut union = vec![0.0; q.terms.len()];
     let mut strong = 0usize;
     for p in &e.patterns {
-        let s = match p {
-            Pattern::Terms(ts) => score_terms(ts, q, vocab, n),
-            Pattern::Regex(re) => regex::RegexBuilder::new(re)
-                .case_insensitive(true)
-                .size_limit(1 << 20)
-                .build()
-                .ok()
-                .filter(|r| r.is_match(raw))
-                .map_or(0.0, |_| WEIGHTS.regex),
+        let m = match p {
+            Pattern::Terms(ts) => score_terms(ts, q, true),
+            Pattern::Regex(re) => {
+                let hit = regex::RegexBuilder::new(re)
+                    .case_insensitive(true)
+                    .size_limit(1 << 20)
+                    .build()
+                    .is_ok_and(|r| r.is_match(raw));
+                Match {
+                    score: if hit { WEIGHTS.regex } else { 0.0 },
+                    cov_q: 0.0,
+                    credit: Vec::new(),
+                }
+            }
         };
-        if s >= 0.5 {
+        for (u, c) in union.iter_mut().zip(&m.credit) {
+            *u = f64::max(*u, *c);
+        }
+        if m.score >= 0.5 {
             strong += 1;
         }
-        best = best.max(s);
+        if m.score > best.score {
+            best = m;
+        }
     }
+    // Patterns that each explain a different part of the request ("create a jwt … signed with
+    // HS256") add up to more than the best one alone.
+    let total: f64 = q.terms.iter().map(|t| t.weight).sum();
+    let union_cov = if total > 0.0 {
+        q.terms
+            .iter()
+            .zip(&union)
+            .map(|(t, c)| t.weight * c)
+            .sum::<f64>()
+            / total
+    } else {
+        0.0
+    };
+    let breadth = 0.25 * (union_cov - best.cov_q).max(0.0);
     // Several patterns agreeing is a little more evidence than one.
     let agreement = 0.02 * (strong.saturating_sub(1).min(3)) as f64;
-    let weak = WEIGHTS.weak * score_terms(&e.weak, q, vocab, n);
+    let weak = WEIGHTS.weak * score_terms(weak, q, false).score;
+    let best = best.score + breadth;
     (0.92 * best.max(weak) + agreement + 0.05 * best.min(weak)).min(1.0)
 }
 
@@ -278,50 +350,44 @@ pub struct Scored {
     pub matched: usize,
 }
 
-/// The scores of every entry sharing a term with the query (or holding a `re:` pattern), and
-/// how many request terms no installed tool mentions.
-pub fn score_all(index: &Index, vocab: &Vocabulary, query: &Query) -> (Vec<Scored>, usize) {
-    let n = index.entries.len().max(1) as f64;
-    let q = prepare(query, vocab, n);
-    let unknown = q.terms.iter().filter(|(_, _, m)| m.is_empty()).count();
-    let direction = query_direction(query);
-    let mut candidates: Vec<u32> = vocab.regex_entries.clone();
-    for (_, _, matches) in &q.terms {
-        for (v, _) in matches {
-            if let Some(p) = vocab.postings.get(*v) {
-                candidates.extend(p);
-            }
-        }
-    }
-    candidates.sort_unstable();
-    candidates.dedup();
-    let scored = candidates
-        .into_iter()
-        .map(|i| {
-            let e = &index.entries[i as usize];
-            let score = score_entry(e, &q, &query.raw, vocab, n) * direction_factor(e, &direction);
-            Scored {
-                entry: i as usize,
-                score,
-                matched: matched_terms(e, &q),
-            }
-        })
-        .filter(|s| s.score > 0.0)
-        .collect();
-    (scored, unknown)
+fn mentions(e: &Entry, weak: &[TermId], id: TermId) -> bool {
+    weak.binary_search(&id).is_ok()
+        || e.patterns
+            .iter()
+            .any(|p| matches!(p, Pattern::Terms(t) if t.contains(&id)))
 }
 
-/// How many distinct request terms appear among the entry's pattern and weak terms.
-fn matched_terms(e: &Entry, q: &Prepared) -> usize {
-    q.terms
+/// The scores of every entry sharing a term with the query (or holding a `re:` pattern), and
+/// how many request terms no installed tool mentions.
+pub fn score_all(index: &Index, query: &Query) -> (Vec<Scored>, usize) {
+    let ids = index.term_ids();
+    let q = prepare(query, index, &ids);
+    let unknown = q.terms.iter().filter(|t| t.matches.is_empty()).count();
+    let wanted: HashSet<TermId> = q
+        .terms
         .iter()
-        .filter(|(_, _, matches)| {
-            matches.iter().any(|(v, _)| {
-                e.weak.iter().any(|w| w == v)
-                    || e.patterns
-                        .iter()
-                        .any(|p| matches!(p, Pattern::Terms(t) if t.iter().any(|w| w == v)))
-            })
-        })
-        .count()
+        .flat_map(|t| t.matches.iter().map(|(v, _)| *v))
+        .collect();
+    let mut scored = Vec::new();
+    for (i, e) in index.entries.iter().enumerate() {
+        let weak = &index.tool_of(e).weak;
+        let has_regex = e.patterns.iter().any(|p| matches!(p, Pattern::Regex(_)));
+        if !has_regex && !wanted.iter().any(|&id| mentions(e, weak, id)) {
+            continue;
+        }
+        let score = score_entry(e, weak, &q, &query.raw) * direction_factor(e, &q);
+        if score > 0.0 {
+            let matched = q
+                .terms
+                .iter()
+                .filter(|t| t.matches.iter().any(|&(v, _)| mentions(e, weak, v)))
+                .count();
+            scored.push(Scored {
+                entry: i,
+                score,
+                matched,
+            });
+        }
+    }
+    (scored, unknown)
 }

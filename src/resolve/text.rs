@@ -218,8 +218,6 @@ const SYNONYMS: &[(&str, &str)] = &[
     ("filler", "placeholder"),
     ("caps", "uppercase"),
     ("identifier", "id"),
-    ("signature", "sign"),
-    ("signed", "sign"),
     ("keyed", "key"),
     ("secrets", "secret"),
     ("encoder", "encode"),
