@@ -641,7 +641,7 @@ fn jq_every_intent() {
 
 #[test]
 fn tar_every_intent() {
-    if !have("tar", &["tar"]) {
+    if !have("tar", &["tar", "gzip"]) {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
