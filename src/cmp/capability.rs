@@ -96,7 +96,8 @@ pub fn placeholders(template: &str) -> Vec<&str> {
         let after = &rest[open + 1..];
         match after.find('}') {
             Some(close) => {
-                let name = &after[..close];
+                // `{name?}` is a switch: the word appears only when the boolean is true.
+                let name = after[..close].strip_suffix('?').unwrap_or(&after[..close]);
                 if !name.is_empty()
                     && name
                         .bytes()
@@ -123,6 +124,7 @@ mod tests {
             vec!["a", "b_2"]
         );
         assert_eq!(placeholders("jq '{x: .y}' {file}"), vec!["file"]);
+        assert_eq!(placeholders("git diff --staged{staged?}"), vec!["staged"]);
         assert!(placeholders("echo {} {").is_empty());
     }
 }

@@ -49,6 +49,14 @@ pub fn check_folder(tool_dir: &Path) -> Vec<String> {
     problems
 }
 
+/// The names used as `{name?}` switches in a command template.
+fn switches(command: &str) -> Vec<&str> {
+    placeholders(command)
+        .into_iter()
+        .filter(|n| command.contains(&format!("{{{n}?}}")))
+        .collect()
+}
+
 /// Problems with a capability's intents, each naming the intent index and field.
 pub fn check_capability(cap: &Capability) -> Vec<String> {
     let mut out = Vec::new();
@@ -76,6 +84,13 @@ pub fn check_capability(cap: &Capability) -> Vec<String> {
             if !intent.params.contains_key(name) {
                 out.push(format!(
                     "{at}.command uses {{{name}}} but params does not declare '{name}'"
+                ));
+            }
+        }
+        for name in switches(&intent.command) {
+            if intent.params.get(name).is_some_and(|p| p.kind != "boolean") {
+                out.push(format!(
+                    "{at}.command uses the switch {{{name}?}} but '{name}' is not a boolean"
                 ));
             }
         }

@@ -170,13 +170,42 @@ fn substitute(word: &str, values: &Map<String, Value>) -> String {
     out
 }
 
+/// The first `{name?}` switch in a word: its byte range and the name.
+fn find_switch(word: &str) -> Option<(usize, usize, &str)> {
+    let mut from = 0;
+    while let Some(open) = word[from..].find('{').map(|i| i + from) {
+        let close = open + word[open..].find('}')?;
+        let inner = &word[open + 1..close];
+        if let Some(name) = inner.strip_suffix('?')
+            && !name.is_empty()
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        {
+            return Some((open, close + 1, name));
+        }
+        from = open + 1;
+    }
+    None
+}
+
 /// The argv for `command` with `values` (already prepared) substituted.
 pub fn render(command: &str, values: &Map<String, Value>) -> Result<Vec<String>, ToolError> {
     let words = shell_words::split(command).map_err(|e| {
         ToolError::invalid(format!("command template cannot be split into words: {e}"))
     })?;
     let mut argv = Vec::with_capacity(words.len());
-    'words: for word in words {
+    'words: for mut word in words {
+        // Switches first: `--staged{staged?}` becomes `--staged` when true, nothing otherwise.
+        while let Some((start, end, name)) = find_switch(&word) {
+            if values.get(name) != Some(&Value::Bool(true)) {
+                continue 'words;
+            }
+            word.replace_range(start..end, "");
+        }
+        if word.is_empty() {
+            continue;
+        }
         let names = placeholders(&word);
         if names.is_empty() {
             argv.push(word);
@@ -233,6 +262,22 @@ mod tests {
         let values = json!({"a": "{b}", "b": "X"});
         let argv = render("echo {a}-{b}", values.as_object().unwrap()).unwrap();
         assert_eq!(argv, ["echo", "{b}-X"]);
+    }
+
+    #[test]
+    fn switches_add_a_word_only_when_true() {
+        let on = json!({"staged": true, "n": 3});
+        let off = json!({"staged": false});
+        let tpl = "git diff --staged{staged?} -U{n}";
+        assert_eq!(
+            render(tpl, on.as_object().unwrap()).unwrap(),
+            ["git", "diff", "--staged", "-U3"]
+        );
+        assert_eq!(
+            render(tpl, off.as_object().unwrap()).unwrap(),
+            ["git", "diff"]
+        );
+        assert_eq!(render("ls {all?}", &Map::new()).unwrap(), ["ls"]);
     }
 
     #[test]

@@ -71,9 +71,10 @@ fn fuzzy_matches(index: &Index, term: &str) -> Vec<TermId> {
             if vl < 3 || vl.abs_diff(len) > max || strsim::damerau_levenshtein(term, v) > max {
                 return false;
             }
-            // Three letters leave too little to go on: only a swapped pair ("jtw") or one
-            // missing letter ("jsn") counts as a typo, never a different letter.
-            len > 3 || vl > len || sorted_chars(term) == sorted_chars(v)
+            // Short words leave too little to go on: only a swapped pair ("jtw", "jsno") or one
+            // missing letter ("jsn") counts as a typo, never a different letter ("pari" is
+            // not "pars").
+            len > 4 || vl > len || sorted_chars(term) == sorted_chars(v)
         })
         .map(|(i, _)| i as TermId)
         .collect()
@@ -350,6 +351,17 @@ pub struct Scored {
     pub matched: usize,
 }
 
+fn regex_hit(e: &Entry, raw: &str) -> bool {
+    e.patterns.iter().any(|p| match p {
+        Pattern::Regex(re) => regex::RegexBuilder::new(re)
+            .case_insensitive(true)
+            .size_limit(1 << 20)
+            .build()
+            .is_ok_and(|r| r.is_match(raw)),
+        Pattern::Terms(_) => false,
+    })
+}
+
 fn mentions(e: &Entry, weak: &[TermId], id: TermId) -> bool {
     weak.binary_search(&id).is_ok()
         || e.patterns
@@ -363,16 +375,22 @@ pub fn score_all(index: &Index, query: &Query) -> (Vec<Scored>, usize) {
     let ids = index.term_ids();
     let q = prepare(query, index, &ids);
     let unknown = q.terms.iter().filter(|t| t.matches.is_empty()).count();
+    // Connectives ("to", "from") order a request but say nothing of the tool by themselves:
+    // an entry is a candidate only when it shares a content term, or a `re:` pattern matches.
+    let connectives: Vec<TermId> = ["to", "from", "as", "out"]
+        .iter()
+        .filter_map(|w| ids.get(w).copied())
+        .collect();
     let wanted: HashSet<TermId> = q
         .terms
         .iter()
         .flat_map(|t| t.matches.iter().map(|(v, _)| *v))
+        .filter(|v| !connectives.contains(v))
         .collect();
     let mut scored = Vec::new();
     for (i, e) in index.entries.iter().enumerate() {
         let weak = &index.tool_of(e).weak;
-        let has_regex = e.patterns.iter().any(|p| matches!(p, Pattern::Regex(_)));
-        if !has_regex && !wanted.iter().any(|&id| mentions(e, weak, id)) {
+        if !wanted.iter().any(|&id| mentions(e, weak, id)) && !regex_hit(e, &query.raw) {
             continue;
         }
         let score = score_entry(e, weak, &q, &query.raw) * direction_factor(e, &q);

@@ -1,0 +1,450 @@
+//! `cmpx resolve`, `cmpx do`, `cmpx run --intent`, `cmpx install` and `cmpx validate` on
+//! installed folders: ours, the bundled adapters, and third-party ones.
+
+mod common;
+
+use common::Test;
+use serde_json::Value;
+use std::path::Path;
+
+fn write_tool(root: &Path, name: &str, capability: &str) {
+    let dir = root.join(name).join("cmp");
+    std::fs::create_dir_all(&dir).unwrap();
+    let manifest = format!(
+        r#"{{"domain":"demo","name":"{name}","summary":"A third-party test tool","version":"1.0.0"}}"#
+    );
+    std::fs::write(dir.join("manifest.json"), manifest).unwrap();
+    std::fs::write(dir.join("capability.json"), capability).unwrap();
+}
+
+/// A third-party tool with a destructive intent that deletes `{path}` and a harmless one.
+const SHREDDER: &str = r#"{"intents":[
+  {"patterns":["shred the canary file","destroy canary"],"command":"rm -f -- {path}",
+   "params":{"path":{"type":"string","required":true}},"destructive":true},
+  {"patterns":["greet someone warmly"],"command":"echo hello {name}",
+   "params":{"name":{"type":"string","required":false,"default":"world"}}}]}"#;
+
+fn exported() -> Test {
+    let mut t = Test::new();
+    assert_eq!(t.args(["export"]).run().code, 0);
+    t
+}
+
+#[test]
+fn resolve_ranks_candidates_with_everything_an_agent_needs() {
+    let mut t = exported();
+    let doc = t
+        .args(["resolve", "pretty", "print", "this", "json"])
+        .run()
+        .json();
+    let best = &doc["candidates"][0];
+    assert_eq!(best["tool"], "json-formatter");
+    assert_eq!(best["intent"]["index"], 0);
+    assert!(best["intent"]["pattern"].is_string());
+    let score = best["score"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&score));
+    assert_eq!(best["command"], "cmpx run json-formatter --input {input}");
+    assert_eq!(best["required"], serde_json::json!(["input"]));
+    assert_eq!(best["params"]["input"]["required"], true);
+    assert_eq!(best["confirm"], false);
+    assert_eq!(best["destructive"], false);
+    assert_eq!(doc["confident"], true);
+    assert_eq!(doc["ambiguous"], false);
+}
+
+#[test]
+fn resolve_reads_samples_typos_and_direction() {
+    let mut t = exported();
+    for (request, tool) in [
+        (
+            "decode eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln",
+            "jwt-decoder",
+        ),
+        ("what date is 1700000000", "timestamp-converter"),
+        ("bas64 encode this", "base64-encoder"),
+        ("convert yaml to json", "yaml-to-json"),
+        ("convert json to yaml", "json-to-yaml"),
+        ("generating uuids", "uuid-generator"),
+    ] {
+        let doc = t.args(["resolve", request]).run().json();
+        assert_eq!(doc["candidates"][0]["tool"], tool, "{request}: {doc}");
+    }
+}
+
+#[test]
+fn resolve_returns_nothing_confident_for_requests_no_tool_serves() {
+    let mut t = exported();
+    for request in [
+        "book a flight to paris",
+        "what's the weather in Berlin",
+        "hash brown recipe",
+    ] {
+        let doc = t.args(["resolve", request]).run().json();
+        assert_eq!(doc["confident"], false, "{request}: {doc}");
+    }
+    let doc = t.args(["resolve", "book a flight to paris"]).run().json();
+    assert_eq!(doc["candidates"], serde_json::json!([]));
+}
+
+#[test]
+fn resolve_searches_third_party_roots_and_domains() {
+    let mut t = exported();
+    let extra = t.home().join("extra");
+    write_tool(&extra, "shredder", SHREDDER);
+    t.env("CMP_TOOL_PATH", extra.display().to_string());
+    let doc = t.args(["resolve", "shred", "the", "canary"]).run().json();
+    assert_eq!(doc["candidates"][0]["tool"], "shredder");
+    assert_eq!(doc["candidates"][0]["destructive"], true);
+    let doc = t
+        .args(["resolve", "--domain", "encoders", "encode", "this"])
+        .run()
+        .json();
+    assert!(
+        doc["candidates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["tool"] != "shredder")
+    );
+}
+
+#[test]
+fn the_index_is_never_stale_and_safe_to_delete() {
+    let mut t = exported();
+    let ask = |t: &mut Test| {
+        t.args(["resolve", "frobnicate", "the", "widgets"])
+            .run()
+            .json()
+    };
+    assert_eq!(ask(&mut t)["candidates"], serde_json::json!([]));
+    assert!(t.home().join("cache/resolve-index.json").is_file());
+    // A new folder appears: found at once.
+    write_tool(
+        &t.tools_dir(),
+        "widget",
+        r#"{"intents":[{"patterns":["frobnicate the widgets"],"command":"echo a"}]}"#,
+    );
+    assert_eq!(ask(&mut t)["candidates"][0]["tool"], "widget");
+    // Its capability is edited in place: the new patterns count at once.
+    std::fs::write(
+        t.tools_dir().join("widget/cmp/capability.json"),
+        r#"{"intents":[{"patterns":["polish the gadgets"],"command":"echo b"}]}"#,
+    )
+    .unwrap();
+    assert_eq!(ask(&mut t)["candidates"], serde_json::json!([]));
+    // The cache is deleted, or replaced by garbage: rebuilt, same answers.
+    std::fs::write(t.home().join("cache/resolve-index.json"), "garbage").unwrap();
+    let doc = t.args(["resolve", "polish the gadgets"]).run().json();
+    assert_eq!(doc["candidates"][0]["tool"], "widget");
+    std::fs::remove_dir_all(t.home().join("cache")).unwrap();
+    let doc = t.args(["resolve", "polish the gadgets"]).run().json();
+    assert_eq!(doc["candidates"][0]["command"], "echo b");
+}
+
+#[test]
+fn do_runs_a_confident_match_and_dry_run_shows_the_argv() {
+    let mut t = exported();
+    let out = t.args(["do", "base64", "encode", "--input", "hello"]).run();
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    assert_eq!(out.json()["data"]["output"], "aGVsbG8=");
+    let doc = t
+        .args(["do", "base64", "encode", "--input", "hello", "--dry-run"])
+        .run()
+        .json();
+    assert_eq!(
+        doc["data"]["argv"],
+        serde_json::json!(["cmpx", "run", "base64-encoder", "--input", "hello"])
+    );
+    assert_eq!(doc["data"]["dryRun"], true);
+}
+
+#[test]
+fn do_runs_nothing_without_a_confident_single_match() {
+    let mut t = exported();
+    let out = t.args(["do", "book", "a", "flight", "--input", "x"]).run();
+    assert_eq!(out.code, 4);
+    assert_eq!(out.json()["errorCode"], "NOT_FOUND");
+    // Two tools equally plausible: candidates printed, exit 6.
+    let extra = t.home().join("extra");
+    write_tool(
+        &extra,
+        "twin-a",
+        r#"{"intents":[{"patterns":["zorp the blorb"],"command":"touch twin-a-ran"}]}"#,
+    );
+    write_tool(
+        &extra,
+        "twin-b",
+        r#"{"intents":[{"patterns":["zorp the blorb"],"command":"touch twin-b-ran"}]}"#,
+    );
+    let home = t.home().to_path_buf();
+    t.env("CMP_TOOL_PATH", extra.display().to_string())
+        .cwd(home);
+    let out = t.args(["do", "zorp", "the", "blorb"]).run();
+    assert_eq!(out.code, 6, "{}", out.stdout);
+    let doc = out.json();
+    assert_eq!(doc["data"]["ambiguous"], true);
+    assert_eq!(doc["data"]["candidates"].as_array().unwrap().len(), 2);
+    assert!(!t.home().join("twin-a-ran").exists() && !t.home().join("twin-b-ran").exists());
+}
+
+#[test]
+fn do_names_missing_parameters() {
+    let mut t = exported();
+    let out = t.args(["do", "base64", "encode"]).run();
+    assert_eq!(out.code, 2);
+    let doc = out.json();
+    assert_eq!(doc["errorCode"], "MISSING_REQUIRED");
+    assert!(doc["error"].as_str().unwrap().contains("--input"), "{doc}");
+}
+
+#[test]
+fn destructive_intents_never_run_without_consent() {
+    let mut t = exported();
+    let extra = t.home().join("extra");
+    write_tool(&extra, "shredder", SHREDDER);
+    let canary = t.home().join("canary");
+    std::fs::write(&canary, "alive").unwrap();
+    t.env("CMP_TOOL_PATH", extra.display().to_string());
+    let canary_arg = canary.display().to_string();
+    for args in [
+        vec![
+            "do",
+            "shred",
+            "the",
+            "canary",
+            "file",
+            "--path",
+            &canary_arg,
+        ],
+        vec!["run", "shredder", "--intent", "0", "--path", &canary_arg],
+        vec![
+            "run",
+            "shredder",
+            "--intent",
+            "shred the canary file",
+            "--path",
+            &canary_arg,
+        ],
+    ] {
+        // Environment variables never stand in for consent.
+        let out = t
+            .args(&args)
+            .env("CMP_AGENT", "1")
+            .env("CMPX_YES", "1")
+            .env("YES", "1")
+            .run();
+        assert_eq!(out.code, 3, "{args:?}: {}", out.stdout);
+        let doc = out.json();
+        assert_eq!(doc["errorCode"], "UNAUTHORIZED");
+        assert_eq!(doc["data"]["confirmationRequired"], true);
+        assert_eq!(
+            doc["data"]["argv"],
+            serde_json::json!(["rm", "-f", "--", canary_arg])
+        );
+        assert!(canary.exists(), "{args:?} deleted the canary");
+    }
+    let out = t
+        .args([
+            "run",
+            "shredder",
+            "--intent",
+            "0",
+            "--path",
+            &canary_arg,
+            "--yes",
+        ])
+        .run();
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    assert!(!canary.exists());
+}
+
+#[test]
+fn values_reach_the_program_as_one_literal_word() {
+    let mut t = exported();
+    let extra = t.home().join("extra");
+    write_tool(&extra, "shredder", SHREDDER);
+    let home = t.home().to_path_buf();
+    t.env("CMP_TOOL_PATH", extra.display().to_string())
+        .cwd(home);
+    let hostile = "$(touch pwned); rm -rf y `touch pwned2` 'q' \"d\"\nnext && | >out";
+    let out = t
+        .args([
+            "run",
+            "shredder",
+            "--intent",
+            "greet someone",
+            "--name",
+            hostile,
+        ])
+        .run();
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    let doc = out.json();
+    assert_eq!(doc["data"]["stdout"], format!("hello {hostile}\n"));
+    assert_eq!(
+        doc["data"]["argv"],
+        serde_json::json!(["echo", "hello", hostile])
+    );
+    for f in ["pwned", "pwned2", "out", "y"] {
+        assert!(!t.home().join(f).exists(), "{f} was created");
+    }
+}
+
+#[test]
+fn several_intents_need_a_choice() {
+    let mut t = exported();
+    let extra = t.home().join("extra");
+    write_tool(&extra, "shredder", SHREDDER);
+    t.env("CMP_TOOL_PATH", extra.display().to_string());
+    let out = t.args(["run", "shredder"]).run();
+    assert_eq!(out.code, 2);
+    assert!(
+        out.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("0: shred the canary file; 1: greet someone warmly")
+    );
+    let out = t.args(["run", "shredder", "--intent", "7"]).run();
+    assert_eq!(out.code, 2);
+}
+
+#[test]
+fn install_validates_and_copies_a_folder() {
+    let mut t = Test::new();
+    let src = t.home().join("src");
+    write_tool(&src, "shredder", SHREDDER);
+    let out = t
+        .args(["install", src.join("shredder").to_str().unwrap()])
+        .run();
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    assert_eq!(out.json()["installed"], "shredder");
+    assert!(t.tools_dir().join("shredder/cmp/capability.json").is_file());
+    let out = t
+        .args(["install", src.join("shredder").to_str().unwrap()])
+        .run();
+    assert_eq!(out.code, 2, "already installed without --force");
+    let out = t
+        .args(["install", "--force", src.join("shredder").to_str().unwrap()])
+        .run();
+    assert_eq!(out.code, 0);
+
+    write_tool(
+        &src,
+        "broken",
+        r#"{"intents":[{"patterns":["x"],"command":"echo {undeclared}"}]}"#,
+    );
+    let out = t
+        .args(["install", src.join("broken").to_str().unwrap()])
+        .run();
+    assert_eq!(out.code, 1);
+    assert!(out.json()["error"].as_str().unwrap().contains("undeclared"));
+    assert!(!t.tools_dir().join("broken").exists());
+
+    let sneaky = src.join("sneaky/cmp");
+    std::fs::create_dir_all(&sneaky).unwrap();
+    std::fs::write(
+        sneaky.join("manifest.json"),
+        r#"{"domain":"d","name":"../../escape","summary":"s","version":"1.0.0"}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        sneaky.join("capability.json"),
+        r#"{"intents":[{"patterns":["x"],"command":"echo"}]}"#,
+    )
+    .unwrap();
+    let out = t
+        .args(["install", src.join("sneaky").to_str().unwrap()])
+        .run();
+    assert_eq!(out.code, 1);
+    assert!(!t.home().join("escape").exists());
+}
+
+#[test]
+fn validate_names_the_file_and_field_at_fault() {
+    let mut t = Test::new();
+    let root = t.home().join("bad");
+    write_tool(
+        &root,
+        "faulty",
+        r#"{"intents":[{"patterns":["re:(unclosed"],"command":"echo {x} {y}",
+            "params":{"x":{"type":"float"}}}]}"#,
+    );
+    let out = t.args(["validate", root.to_str().unwrap()]).run();
+    assert_eq!(out.code, 1);
+    let doc = out.json();
+    let problems: Vec<&str> = doc["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    let all = problems.join("\n");
+    assert!(
+        all.contains("capability.json: intents[0].patterns"),
+        "{all}"
+    );
+    assert!(
+        all.contains("uses {y} but params does not declare 'y'"),
+        "{all}"
+    );
+    assert!(all.contains("intents[0].params.x.type \"float\""), "{all}");
+    let out = t
+        .args(["validate", concat!(env!("CARGO_MANIFEST_DIR"), "/adapters")])
+        .run();
+    assert_eq!(out.code, 0, "{}", out.stdout);
+}
+
+#[test]
+fn a_terminal_answer_gives_or_refuses_consent() {
+    if which_script().is_none() {
+        eprintln!("note: `script` is not installed; skipping the TTY consent test");
+        return;
+    }
+    let t = exported();
+    let extra = t.home().join("extra");
+    write_tool(&extra, "shredder", SHREDDER);
+    let canary = t.home().join("canary");
+    std::fs::write(&canary, "alive").unwrap();
+    let command = format!(
+        "{} run shredder --intent 0 --path {}",
+        common::bin(),
+        shell_words::quote(&canary.display().to_string())
+    );
+    let run_with_answer = |answer: &str| -> String {
+        let mut child = std::process::Command::new("script")
+            .args(["-qec", &command, "/dev/null"])
+            .env("CMP_HOME", t.home())
+            .env("CMP_TOOL_PATH", &extra)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(answer.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let screen = run_with_answer("n\n");
+    assert!(screen.contains("cannot be undone"), "{screen}");
+    assert!(screen.contains("[y/N]"), "{screen}");
+    assert!(canary.exists(), "declined, yet the canary is gone");
+    run_with_answer("y\n");
+    assert!(!canary.exists(), "accepted, yet the canary survived");
+}
+
+fn which_script() -> Option<std::path::PathBuf> {
+    std::env::var_os("PATH")?
+        .to_str()?
+        .split(':')
+        .map(|d| Path::new(d).join("script"))
+        .find(|p| p.is_file())
+}
+
+#[allow(dead_code)]
+fn json(s: &str) -> Value {
+    serde_json::from_str(s).unwrap()
+}
