@@ -8,6 +8,7 @@ pub mod cli;
 pub mod cmp;
 pub mod commands;
 pub mod ctp;
+pub mod discovery;
 pub mod error;
 pub mod exec;
 pub mod output;
