@@ -68,6 +68,18 @@ pub enum Command {
         #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true, num_args = 1..)]
         words: Vec<String>,
     },
+    /// Serve the catalogue and installed tools over MCP (stdio, JSON-RPC 2.0).
+    Mcp {
+        /// Three meta-tools (search, describe, run) instead of every tool: constant context cost.
+        #[arg(long)]
+        progressive: bool,
+        /// Run confirm/destructive intents without asking the user.
+        #[arg(long)]
+        allow_destructive: bool,
+        /// Tools per tools/list page.
+        #[arg(long, default_value_t = 50)]
+        page_size: usize,
+    },
     /// Validate a CMP tool folder and copy it into $CMP_HOME/tools.
     Install {
         /// The tool folder (holding cmp/ or .cmp/).

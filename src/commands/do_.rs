@@ -60,11 +60,12 @@ pub fn run(mode: Mode, words: &[String]) -> Result<ExitCode, Error> {
         output::print_result(mode, &crate::ctp::ToolResult::from(err));
         return Ok(exit);
     };
-    let target = target::load(&best.path, best.intent.index)?;
+    let target = target::for_candidate(best)?;
     let inv = crate::argv::parse_slots(&crate::argv::slots_for_intent(&target.intent), rest)?;
     let flags = Flags {
         yes: inv.yes,
         dry_run: inv.dry_run,
+        interactive: true,
         limits: target::limits(inv.timeout),
     };
     let result = invoke::invoke(&target, &inv.args, &flags);

@@ -38,6 +38,17 @@ pub fn main() -> i32 {
     let result = match cli.command {
         Command::Run { tool, params } => run::run(mode, &tool, &params),
         Command::Do { words } => do_::run(mode, &words),
+        Command::Mcp {
+            progressive,
+            allow_destructive,
+            page_size,
+        } => {
+            return crate::mcp::serve(crate::mcp::Options {
+                progressive,
+                allow_destructive,
+                page_size,
+            });
+        }
         Command::Install { dir, force } => install::run(mode, &dir, force),
         Command::Export { to, force, dry_run } => export::run(mode, to, force, dry_run),
         Command::List { domain } => list::run(mode, domain.as_deref()),

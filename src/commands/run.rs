@@ -83,6 +83,7 @@ fn run_installed(mode: Mode, tool: &str, tokens: &[String]) -> Result<ExitCode, 
     let flags = crate::exec::invoke::Flags {
         yes: inv.yes,
         dry_run: inv.dry_run,
+        interactive: true,
         limits: super::target::limits(inv.timeout),
     };
     let result = crate::exec::invoke::invoke(&target, &inv.args, &flags);

@@ -9,6 +9,27 @@ use crate::exec::invoke::Target;
 use std::path::Path;
 use std::time::Duration;
 
+/// The intent a resolution candidate names: from its folder, or from the embedded catalogue
+/// when the tool is not exported.
+pub fn for_candidate(c: &crate::resolve::Candidate) -> Result<Target, Error> {
+    if c.path.as_os_str().is_empty() {
+        let def = crate::catalogue::get(&c.tool).ok_or_else(|| crate::exec::not_found(&c.tool))?;
+        let cap = crate::cmp::mapping::capability(&def);
+        let intent = cap
+            .intents
+            .into_iter()
+            .nth(c.intent.index)
+            .ok_or_else(|| crate::exec::not_found(&c.tool))?;
+        return Ok(Target {
+            dir: c.path.clone(),
+            manifest: crate::cmp::mapping::manifest(&def),
+            intent_index: c.intent.index,
+            intent,
+        });
+    }
+    load(&c.path, c.intent.index)
+}
+
 pub fn load(tool_dir: &Path, intent_index: usize) -> Result<Target, Error> {
     let (manifest, cap) = read(tool_dir)?;
     let intent = cap.intents.get(intent_index).cloned().ok_or_else(|| {

@@ -11,11 +11,17 @@ pub enum Consent {
     Declined,
 }
 
-pub fn obtain(needs_consent: bool, destructive: bool, command_line: &str, yes: bool) -> Consent {
+pub fn obtain(
+    needs_consent: bool,
+    destructive: bool,
+    command_line: &str,
+    yes: bool,
+    interactive: bool,
+) -> Consent {
     if !needs_consent || yes {
         return Consent::Given;
     }
-    if !(std::io::stdin().is_terminal() && std::io::stderr().is_terminal()) {
+    if !(interactive && std::io::stdin().is_terminal() && std::io::stderr().is_terminal()) {
         return Consent::Required;
     }
     let mut err = std::io::stderr().lock();

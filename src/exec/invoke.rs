@@ -25,6 +25,9 @@ pub struct Flags {
     pub yes: bool,
     /// Print what would run; run nothing.
     pub dry_run: bool,
+    /// May ask the person at the terminal (the command line); never when stdin carries a
+    /// protocol, as with the MCP server.
+    pub interactive: bool,
     pub limits: Limits,
 }
 
@@ -81,6 +84,7 @@ pub fn invoke(target: &Target, given: &Map<String, Value>, flags: &Flags) -> Too
         intent.destructive,
         &shell_line(&argv),
         flags.yes,
+        flags.interactive,
     ) {
         Consent::Given => {}
         refused => {

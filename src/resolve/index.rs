@@ -8,12 +8,13 @@
 
 use super::text;
 use crate::cmp::registry::{self, Installed};
+use crate::cmp::{Capability, Manifest};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
-const FORMAT: u32 = 3;
+const FORMAT: u32 = 4;
 
 pub type TermId = u32;
 
@@ -30,6 +31,9 @@ pub struct ToolInfo {
     pub domain: String,
     pub dir: PathBuf,
     pub adapter: bool,
+    /// A catalogue tool not exported to any root: cmpx knows it without files.
+    #[serde(default)]
+    pub builtin: bool,
     /// Terms from the name, summary, domain and tags: weaker evidence than the patterns.
     pub weak: Vec<TermId>,
 }
@@ -114,7 +118,18 @@ impl Builder {
 
     fn tool(&mut self, tool: &Installed, index: &mut Index) -> Result<(), String> {
         let cap = tool.capability()?;
-        let m = &tool.manifest;
+        self.add(&tool.manifest, &cap, tool.dir.clone(), false, index);
+        Ok(())
+    }
+
+    fn add(
+        &mut self,
+        m: &Manifest,
+        cap: &Capability,
+        dir: PathBuf,
+        builtin: bool,
+        index: &mut Index,
+    ) {
         let mut weak = text::terms(&m.name.replace(['-', '_'], " "));
         weak.extend(text::terms(&m.summary));
         weak.extend(text::terms(&m.domain));
@@ -128,8 +143,9 @@ impl Builder {
         index.tools.push(ToolInfo {
             name: m.name.clone(),
             domain: m.domain.clone(),
-            dir: tool.dir.clone(),
+            dir,
             adapter: m.adapter,
+            builtin,
             weak,
         });
         for (i, intent) in cap.intents.iter().enumerate() {
@@ -144,7 +160,6 @@ impl Builder {
                 patterns,
             });
         }
-        Ok(())
     }
 }
 
@@ -203,6 +218,18 @@ fn build_stamped(roots: &[PathBuf], stamp: Vec<Stamp>) -> Index {
         ..Index::default()
     };
     let mut builder = Builder::default();
+    // cmpx always knows its own catalogue; an exported copy (same name) stands in for it.
+    let installed: HashSet<&str> = scan.tools.iter().map(|t| t.name()).collect();
+    for def in crate::catalogue::all()
+        .iter()
+        .filter(|d| !installed.contains(d.id.as_str()))
+    {
+        let (m, cap) = (
+            crate::cmp::mapping::manifest(def),
+            crate::cmp::mapping::capability(def),
+        );
+        builder.add(&m, &cap, PathBuf::new(), true, &mut index);
+    }
     for tool in &scan.tools {
         if let Err(reason) = builder.tool(tool, &mut index) {
             index.skipped.push(registry::Skipped {
@@ -238,6 +265,24 @@ pub fn build(roots: &[PathBuf]) -> Index {
     build_stamped(roots, stamp(roots))
 }
 
+/// A stamp entry for the embedded catalogue, so a new cmpx binary never reads an index built by
+/// an older one.
+fn catalogue_stamp() -> Stamp {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for src in crate::catalogue::sources() {
+        src.path.hash(&mut h);
+        src.text.hash(&mut h);
+    }
+    (
+        format!("cmpx {}", env!("CARGO_PKG_VERSION")),
+        h.finish(),
+        0,
+        0,
+        0,
+    )
+}
+
 fn cache_path() -> Option<PathBuf> {
     crate::paths::cmp_home().map(|h| h.join("cache").join("resolve-index.json"))
 }
@@ -245,7 +290,8 @@ fn cache_path() -> Option<PathBuf> {
 /// The index for `roots`: from the cache when every stamp still matches, else rebuilt (and the
 /// cache refreshed when it can be written; a read-only home just means no cache).
 pub fn load(roots: &[PathBuf]) -> Index {
-    let current = stamp(roots);
+    let mut current = stamp(roots);
+    current.push(catalogue_stamp());
     let cache = cache_path();
     if let Some(path) = &cache
         && let Some(index) = read_cache(path).filter(|i| i.format == FORMAT && i.stamp == current)

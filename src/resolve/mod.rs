@@ -36,6 +36,7 @@ pub struct Candidate {
     pub confirm: bool,
     pub destructive: bool,
     pub adapter: bool,
+    /// The tool folder; empty for a catalogue tool that is not exported.
     pub path: PathBuf,
 }
 
@@ -131,9 +132,13 @@ fn candidate(
     let cap = capabilities
         .entry(e.tool)
         .or_insert_with(|| {
-            crate::cmp::registry::read_folder(&tool.dir)
-                .ok()
-                .map(|(_, c)| c)
+            if tool.builtin {
+                crate::catalogue::get(&tool.name).map(|d| crate::cmp::mapping::capability(&d))
+            } else {
+                crate::cmp::registry::read_folder(&tool.dir)
+                    .ok()
+                    .map(|(_, c)| c)
+            }
         })
         .as_ref()?;
     let intent = cap.intents.get(e.intent as usize)?;

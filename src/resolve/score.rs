@@ -56,11 +56,32 @@ fn sorted_chars(s: &str) -> Vec<char> {
     c
 }
 
+/// Counts of each ASCII letter and digit (other characters share one slot).
+fn histogram(s: &str) -> [u8; 37] {
+    let mut h = [0u8; 37];
+    for b in s.bytes() {
+        let i = match b {
+            b'a'..=b'z' => (b - b'a') as usize,
+            b'0'..=b'9' => 26 + (b - b'0') as usize,
+            _ => 36,
+        };
+        h[i] = h[i].saturating_add(1);
+    }
+    h
+}
+
+/// How many letters must be added or removed to turn one bag of letters into the other.
+fn letter_difference(h: &[u8; 37], other: &str) -> usize {
+    let o = histogram(other);
+    h.iter().zip(o.iter()).map(|(a, b)| a.abs_diff(*b) as usize).sum()
+}
+
 fn fuzzy_matches(index: &Index, term: &str) -> Vec<TermId> {
     let len = term.chars().count();
     if len < 3 || term.bytes().all(|b| b.is_ascii_digit()) {
         return Vec::new();
     }
+    let hist = histogram(term);
     let max = if len >= 8 { 2 } else { 1 };
     index
         .terms
@@ -68,7 +89,12 @@ fn fuzzy_matches(index: &Index, term: &str) -> Vec<TermId> {
         .enumerate()
         .filter(|(_, v)| {
             let vl = v.chars().count();
-            if vl < 3 || vl.abs_diff(len) > max || strsim::damerau_levenshtein(term, v) > max {
+            // Cheap rejections first: the length, then the letters present (an edit changes at
+            // most two letter counts), before the quadratic edit distance.
+            if vl < 3 || vl.abs_diff(len) > max || letter_difference(&hist, v) > 2 * max {
+                return false;
+            }
+            if strsim::damerau_levenshtein(term, v) > max {
                 return false;
             }
             // Short words leave too little to go on: only a swapped pair ("jtw", "jsno") or one

@@ -1,0 +1,381 @@
+//! `cmpx mcp`: the protocol, driven by raw JSON-RPC lines and by the official MCP Python SDK.
+
+mod common;
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+struct Session {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Session {
+    fn start(home: &Path, args: &[&str], tool_path: Option<&Path>) -> Session {
+        let mut cmd = Command::new(common::bin());
+        cmd.arg("mcp")
+            .args(args)
+            .env("CMP_HOME", home)
+            .env_remove("CMP_TOOL_PATH")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        if let Some(p) = tool_path {
+            cmd.env("CMP_TOOL_PATH", p);
+        }
+        let mut child = cmd.spawn().unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Session {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    fn send(&mut self, msg: &Value) {
+        writeln!(self.stdin, "{msg}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn recv(&mut self) -> Value {
+        let mut line = String::new();
+        self.stdout.read_line(&mut line).unwrap();
+        serde_json::from_str(&line)
+            .unwrap_or_else(|e| panic!("not one JSON message per line ({e}): {line:?}"))
+    }
+
+    fn request(&mut self, id: i64, method: &str, params: Value) -> Value {
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        let r = self.recv();
+        assert_eq!(r["id"], id, "{r}");
+        r
+    }
+
+    fn initialize(&mut self, version: &str, capabilities: Value) -> Value {
+        let r = self.request(0, "initialize", json!({"protocolVersion": version, "capabilities": capabilities, "clientInfo": {"name": "test", "version": "0"}}));
+        self.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        r
+    }
+
+    fn finish(mut self) -> i32 {
+        drop(self.stdin);
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut self.stdout, &mut rest).unwrap();
+        assert!(
+            rest.is_empty(),
+            "unexpected output after the last request: {rest}"
+        );
+        self.child.wait().unwrap().code().unwrap_or(-1)
+    }
+}
+
+#[test]
+fn negotiates_the_protocol_version() {
+    let home = tempfile::tempdir().unwrap();
+    for v in ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] {
+        let mut s = Session::start(home.path(), &[], None);
+        let r = s.initialize(v, json!({}));
+        assert_eq!(r["result"]["protocolVersion"], v);
+        assert_eq!(r["result"]["serverInfo"]["name"], "cmpx");
+        assert!(r["result"]["capabilities"]["tools"].is_object());
+        assert_eq!(
+            r["result"]["capabilities"]["experimental"]["ctp"]["version"],
+            "1.0.0"
+        );
+        assert_eq!(s.finish(), 0, "clean exit on end of input");
+    }
+    let mut s = Session::start(home.path(), &[], None);
+    assert_eq!(
+        s.initialize("1999-01-01", json!({}))["result"]["protocolVersion"],
+        "2025-11-25"
+    );
+    s.finish();
+}
+
+#[test]
+fn answers_every_request_and_nothing_else() {
+    let home = tempfile::tempdir().unwrap();
+    let mut s = Session::start(home.path(), &[], None);
+    s.initialize("2025-06-18", json!({}));
+    assert_eq!(s.request(1, "ping", json!({}))["result"], json!({}));
+    for method in [
+        "server/discover",
+        "resources/list",
+        "prompts/list",
+        "nonsense",
+    ] {
+        let r = s.request(2, method, json!({}));
+        assert_eq!(r["error"]["code"], -32601, "{method}: {r}");
+    }
+    s.send(
+        &json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 9}}),
+    );
+    writeln!(s.stdin, "{{not json").unwrap();
+    let r = s.recv();
+    assert_eq!(r["error"]["code"], -32700);
+    assert_eq!(r["id"], Value::Null);
+    let r = s.request(3, "tools/list", json!({"cursor": "zzz"}));
+    assert_eq!(r["error"]["code"], -32602);
+    s.send(&json!([{"jsonrpc": "2.0", "id": 4, "method": "ping"}, {"jsonrpc": "2.0", "id": 5, "method": "ping"}]));
+    let batch = s.recv();
+    assert_eq!(batch.as_array().map(Vec::len), Some(2));
+    assert_eq!(s.finish(), 0);
+}
+
+fn all_tools(s: &mut Session) -> (Vec<Value>, usize) {
+    let (mut tools, mut cursor, mut pages) = (Vec::new(), Value::Null, 0);
+    loop {
+        let r = s.request(10 + pages as i64, "tools/list", json!({"cursor": cursor}));
+        pages += 1;
+        tools.extend(r["result"]["tools"].as_array().unwrap().iter().cloned());
+        match r["result"].get("nextCursor") {
+            Some(c) => cursor = c.clone(),
+            None => return (tools, pages),
+        }
+    }
+}
+
+#[test]
+fn lists_every_tool_in_pages_in_a_stable_order() {
+    let home = tempfile::tempdir().unwrap();
+    let mut s = Session::start(home.path(), &["--page-size", "7"], None);
+    s.initialize("2025-06-18", json!({}));
+    let (first, pages) = all_tools(&mut s);
+    let (second, _) = all_tools(&mut s);
+    s.finish();
+    assert_eq!(first, second);
+    assert!(pages > 1);
+    let names: Vec<&str> = first.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    let ids: Vec<&str> = cmpx::catalogue::all()
+        .iter()
+        .map(|d| d.id.as_str())
+        .collect();
+    assert_eq!(&names[..ids.len()], &ids[..]);
+    for t in &first {
+        let a = &t["annotations"];
+        for hint in [
+            "readOnlyHint",
+            "destructiveHint",
+            "idempotentHint",
+            "openWorldHint",
+        ] {
+            assert!(a[hint].is_boolean(), "{} lacks {hint}", t["name"]);
+        }
+        assert_eq!(t["inputSchema"]["type"], "object");
+    }
+    let b64 = first
+        .iter()
+        .find(|t| t["name"] == "base64-encoder")
+        .unwrap();
+    assert_eq!(b64["title"], "Base64 Encoder/Decoder");
+    assert_eq!(
+        b64["inputSchema"]["properties"]["mode"]["enum"],
+        json!(["encode", "decode"])
+    );
+    assert_eq!(
+        b64["inputSchema"]["properties"]["lineLength"]["type"],
+        "integer"
+    );
+    assert_eq!(b64["inputSchema"]["properties"]["lineLength"]["minimum"], 0);
+    assert_eq!(b64["inputSchema"]["required"], json!(["input"]));
+    assert_eq!(b64["annotations"]["readOnlyHint"], true);
+    assert_eq!(b64["annotations"]["destructiveHint"], false);
+}
+
+#[test]
+fn calls_go_through_the_executor() {
+    let home = tempfile::tempdir().unwrap();
+    let mut s = Session::start(home.path(), &[], None);
+    s.initialize("2025-06-18", json!({}));
+    let r = s.request(
+        1,
+        "tools/call",
+        json!({"name": "base64-encoder", "arguments": {"input": "hello"}}),
+    );
+    assert_eq!(r["result"]["isError"], false);
+    assert_eq!(r["result"]["structuredContent"]["output"], "aGVsbG8=");
+    let text = r["result"]["content"][0]["text"].as_str().unwrap();
+    assert_eq!(
+        serde_json::from_str::<Value>(text).unwrap(),
+        r["result"]["structuredContent"]
+    );
+    let r = s.request(
+        2,
+        "tools/call",
+        json!({"name": "base64-encoder", "arguments": {"input": 5}}),
+    );
+    assert_eq!(r["result"]["isError"], true);
+    let err: Value =
+        serde_json::from_str(r["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(err["errorCode"], "TYPE_ERROR");
+    let r = s.request(
+        3,
+        "tools/call",
+        json!({"name": "base64-encodr", "arguments": {}}),
+    );
+    assert_eq!(r["error"]["code"], -32602);
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean 'base64-encoder'")
+    );
+    s.finish();
+}
+
+fn shredder(root: &Path) {
+    let dir = root.join("shredder/cmp");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("manifest.json"),
+        r#"{"domain":"demo","name":"shredder","summary":"Deletes files","version":"1.0.0"}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("capability.json"),
+        r#"{"intents":[{"patterns":["shred a file"],"command":"rm -f -- {path}","params":{"path":{"type":"string","required":true}},"destructive":true}]}"#,
+    )
+    .unwrap();
+}
+
+#[test]
+fn destructive_intents_need_consent_from_the_user_or_the_operator() {
+    let home = tempfile::tempdir().unwrap();
+    let extra = home.path().join("extra");
+    shredder(&extra);
+    let canary = home.path().join("canary");
+    let call = json!({"name": "shredder.shred-a-file", "arguments": {"path": canary.display().to_string()}});
+
+    // A client without elicitation: refused, the canary survives.
+    std::fs::write(&canary, "alive").unwrap();
+    let mut s = Session::start(home.path(), &[], Some(&extra));
+    s.initialize("2025-06-18", json!({}));
+    let (tools, _) = all_tools(&mut s);
+    let t = tools
+        .iter()
+        .find(|t| t["name"] == "shredder.shred-a-file")
+        .expect("intent listed");
+    assert_eq!(t["annotations"]["destructiveHint"], true);
+    assert_eq!(t["annotations"]["readOnlyHint"], false);
+    let r = s.request(1, "tools/call", call.clone());
+    assert_eq!(r["result"]["isError"], true);
+    assert!(
+        r["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("UNAUTHORIZED")
+    );
+    assert!(canary.exists());
+    s.finish();
+
+    // A client with elicitation whose user declines, then one whose user accepts.
+    for (answer, survives) in [
+        (json!({"action": "decline"}), true),
+        (
+            json!({"action": "accept", "content": {"confirm": true}}),
+            false,
+        ),
+    ] {
+        std::fs::write(&canary, "alive").unwrap();
+        let mut s = Session::start(home.path(), &[], Some(&extra));
+        s.initialize("2025-06-18", json!({"elicitation": {}}));
+        s.send(&json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": call}));
+        let ask = s.recv();
+        assert_eq!(ask["method"], "elicitation/create", "{ask}");
+        assert!(
+            ask["params"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("cannot be undone")
+        );
+        s.send(&json!({"jsonrpc": "2.0", "id": ask["id"], "result": answer}));
+        let r = s.recv();
+        assert_eq!(r["id"], 7);
+        assert_eq!(r["result"]["isError"], survives, "{r}");
+        assert_eq!(canary.exists(), survives);
+        s.finish();
+    }
+
+    // The operator allowed it when starting the server.
+    std::fs::write(&canary, "alive").unwrap();
+    let mut s = Session::start(home.path(), &["--allow-destructive"], Some(&extra));
+    s.initialize("2025-06-18", json!({}));
+    let r = s.request(1, "tools/call", call);
+    assert_eq!(r["result"]["isError"], false, "{r}");
+    assert!(!canary.exists());
+    s.finish();
+}
+
+#[test]
+fn progressive_mode_costs_a_constant_few_hundred_tokens() {
+    let home = tempfile::tempdir().unwrap();
+    let bpe = tiktoken_rs::o200k_base().unwrap();
+    let mut sizes = Vec::new();
+    for args in [&[][..], &["--progressive"][..]] {
+        let mut s = Session::start(
+            home.path(),
+            &[&["--page-size", "1000"], args].concat(),
+            None,
+        );
+        s.initialize("2025-06-18", json!({}));
+        let (tools, _) = all_tools(&mut s);
+        s.finish();
+        let text = serde_json::to_string(&json!({"tools": tools})).unwrap();
+        sizes.push((
+            tools.len(),
+            text.len(),
+            bpe.encode_with_special_tokens(&text).len(),
+        ));
+    }
+    let (full, progressive) = (sizes[0], sizes[1]);
+    println!(
+        "tools/list full: {} tools, {} chars, {} tokens",
+        full.0, full.1, full.2
+    );
+    println!(
+        "tools/list progressive: {} tools, {} chars, {} tokens",
+        progressive.0, progressive.1, progressive.2
+    );
+    assert_eq!(progressive.0, 3);
+    assert!(
+        progressive.2 < 600,
+        "progressive tools/list is {} tokens",
+        progressive.2
+    );
+    assert!(full.2 > 10 * progressive.2);
+}
+
+#[test]
+fn the_official_python_sdk_client_completes_both_modes() {
+    let has_sdk = Command::new("python3")
+        .args(["-c", "import mcp, jsonschema"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !has_sdk {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must install the MCP Python SDK (pip install mcp)"
+        );
+        eprintln!("note: the MCP Python SDK is not installed (pip install mcp); skipping");
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp/sdk_client.py");
+    for mode in ["full", "progressive"] {
+        let out = Command::new("python3")
+            .args([script, common::bin(), home.path().to_str().unwrap(), mode])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{mode}: {}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        println!("{mode}: {}", String::from_utf8_lossy(&out.stdout).trim());
+    }
+}
