@@ -40,7 +40,7 @@ pub fn run(
     for f in formats {
         let path = dir.join(f.file());
         let status = write_if_changed(&path, f.render(tools, &opts).as_bytes())?;
-        files.push(json!({ "format": f.name(), "path": path, "status": status }));
+        files.push(file_entry("format", f.name(), path, status));
     }
     output::print_value(
         mode,
