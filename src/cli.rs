@@ -105,4 +105,38 @@ pub enum Command {
         /// Definition files (*.json), tool folders, or roots holding tool folders.
         paths: Vec<PathBuf>,
     },
+    /// Write discovery documents for the catalogue: CTP manifest, OpenAPI, llms.txt, MCP/OpenAI/Anthropic tools.
+    ///
+    /// --format <name> prints one document; --out DIR writes it (or, without --format, all of
+    /// them in the well-known layout). Formats: ctp-manifest, openapi, ai-tools, llms-txt,
+    /// llms-full-txt, mcp, openai, anthropic.
+    Discover {
+        /// The document to produce.
+        #[arg(long, value_name = "NAME")]
+        format: Option<String>,
+        /// Write into this directory instead of printing.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Where the tools' HTTP endpoints are said to live.
+        #[arg(long, value_name = "URL", default_value = crate::discovery::DEFAULT_BASE_URL)]
+        base_url: String,
+    },
+    /// Print a catalogue tool's specification in Markdown (--all --out DIR: one file per tool).
+    Doc {
+        /// Tool id, e.g. json-formatter.
+        tool: Option<String>,
+        /// Every tool (needs --out).
+        #[arg(long)]
+        all: bool,
+        /// Write <id>.md files into this directory instead of printing.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
+    /// Print the snippet that tells a coding agent about CMP tools, or insert it into a file.
+    AgentSetup {
+        /// Put the snippet into FILE (e.g. CLAUDE.md, AGENTS.md) between its markers, replacing
+        /// an older block; the rest of the file is kept.
+        #[arg(long, value_name = "FILE")]
+        write: Option<PathBuf>,
+    },
 }

@@ -1,6 +1,9 @@
 //! Dispatch: parse the command line, run one subcommand, map its outcome to an exit code.
 
+mod agent_setup;
+mod discover;
 mod do_;
+mod doc;
 mod export;
 mod install;
 mod list;
@@ -55,6 +58,13 @@ pub fn main() -> i32 {
         Command::Show { tool } => show::run(mode, &tool),
         Command::Resolve { text, top, domain } => resolve::run(mode, &text.join(" "), top, domain),
         Command::Validate { paths } => validate::run(mode, &paths),
+        Command::Discover {
+            format,
+            out,
+            base_url,
+        } => discover::run(mode, format.as_deref(), out.as_deref(), &base_url),
+        Command::Doc { tool, all, out } => doc::run(mode, tool.as_deref(), all, out.as_deref()),
+        Command::AgentSetup { write } => agent_setup::run(mode, write.as_deref()),
     };
     match result {
         Ok(code) => code.code(),

@@ -1,0 +1,85 @@
+//! `cmpx discover`: the catalogue's discovery documents, printed one at a time or written as a
+//! well-known layout under a directory.
+
+use crate::discovery::Options;
+use crate::discovery::documents::Format;
+use crate::error::{Error, ExitCode};
+use crate::output::{self, Mode};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+pub fn run(
+    mode: Mode,
+    format: Option<&str>,
+    out: Option<&Path>,
+    base_url: &str,
+) -> Result<ExitCode, Error> {
+    let opts = Options::new(base_url).map_err(Error::Usage)?;
+    let formats = match format {
+        Some(name) => vec![Format::parse(name).ok_or_else(|| {
+            Error::Usage(format!(
+                "unknown format '{}'; formats: {}",
+                crate::text::preview(name, 40),
+                Format::names()
+            ))
+        })?],
+        None if out.is_some() => Format::ALL.to_vec(),
+        None => {
+            return Err(Error::Usage(format!(
+                "give --format <name> to print one document, or --out DIR to write them all; formats: {}",
+                Format::names()
+            )));
+        }
+    };
+    let tools = crate::catalogue::all();
+    let Some(dir) = out else {
+        print_text(&formats[0].render(tools, &opts));
+        return Ok(ExitCode::Success);
+    };
+    let mut files = Vec::new();
+    for f in formats {
+        let path = dir.join(f.file());
+        let status = write_if_changed(&path, f.render(tools, &opts).as_bytes())?;
+        files.push(file_entry("format", f.name(), path, status));
+    }
+    output::print_value(
+        mode,
+        &json!({
+            "target": dir,
+            "baseUrl": opts.base_url,
+            "tools": tools.len(),
+            "files": files,
+        }),
+    );
+    Ok(ExitCode::Success)
+}
+
+/// Writes `bytes` atomically unless the file already holds them (so a repeated run changes no
+/// mtime); says which of `created`, `updated` or `unchanged` happened.
+pub fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<&'static str, Error> {
+    let status = match std::fs::read(path) {
+        Ok(old) if old == bytes => return Ok("unchanged"),
+        Ok(_) => "updated",
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => "created",
+        Err(e) => return Err(Error::io("read", path, e)),
+    };
+    crate::cmp::atomic::write(path, bytes)?;
+    Ok(status)
+}
+
+/// Prints a document as it is: these are files, not results, so no JSON envelope.
+pub fn print_text(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    // A closed pipe (e.g. `| head`) is not an error worth reporting.
+    let _ = out.write_all(text.as_bytes());
+    if !text.ends_with('\n') {
+        let _ = out.write_all(b"\n");
+    }
+    let _ = out.flush();
+}
+
+/// A JSON summary entry for a written file.
+pub fn file_entry(key: &str, name: &str, path: PathBuf, status: &str) -> Value {
+    json!({ key: name, "path": path, "status": status })
+}
