@@ -13,24 +13,30 @@ struct Labelled {
     tool: String,
 }
 
+/// Every labelled set in tests/data (`resolve-requests*.json`), each written independently of
+/// the catalogue's keywords.
 fn data() -> (Vec<Labelled>, Vec<String>) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/resolve-requests.json");
-    let doc: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
-    let mut labelled = Vec::new();
-    for section in ["requests", "adapter_requests"] {
-        for r in doc[section].as_array().into_iter().flatten() {
-            labelled.push(Labelled {
-                text: r["text"].as_str().unwrap().into(),
-                tool: r["tool"].as_str().unwrap().into(),
-            });
-        }
-    }
-    let negatives = doc["negatives"]
-        .as_array()
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap().to_string())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("resolve-requests")))
         .collect();
+    files.sort();
+    let mut labelled = Vec::new();
+    let mut negatives = Vec::new();
+    for path in files {
+        let doc: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+        for section in ["requests", "adapter_requests"] {
+            for r in doc[section].as_array().into_iter().flatten() {
+                labelled.push(Labelled {
+                    text: r["text"].as_str().unwrap().into(),
+                    tool: r["tool"].as_str().unwrap().into(),
+                });
+            }
+        }
+        negatives.extend(doc["negatives"].as_array().into_iter().flatten().map(|v| v.as_str().unwrap().to_string()));
+    }
     (labelled, negatives)
 }
 
