@@ -1,0 +1,3 @@
+//! placeholder
+use super::ToolFn;
+pub const TOOLS: &[(&str, ToolFn)] = &[];
