@@ -11,11 +11,13 @@ mod case;
 mod compression;
 mod cron;
 mod diff;
+mod docker;
 mod encoding;
 mod escape;
 mod hashing;
 mod ids;
 mod json;
+mod json_query;
 mod jwt;
 mod lines;
 mod lorem;
@@ -28,6 +30,7 @@ mod sql;
 mod stats;
 mod tabular;
 mod time;
+mod toml;
 mod xml;
 mod yaml;
 
@@ -43,11 +46,13 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     cron::TOOLS,
     tabular::TOOLS,
     diff::TOOLS,
+    docker::TOOLS,
     encoding::TOOLS,
     escape::TOOLS,
     hashing::TOOLS,
     ids::TOOLS,
     json::TOOLS,
+    json_query::TOOLS,
     jwt::TOOLS,
     lines::TOOLS,
     lorem::TOOLS,
@@ -59,6 +64,7 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     sql::TOOLS,
     stats::TOOLS,
     time::TOOLS,
+    toml::TOOLS,
     xml::TOOLS,
     yaml::TOOLS,
 ];

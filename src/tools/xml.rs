@@ -1,4 +1,5 @@
-//! XML formatter (beautify or minify) over quick-xml's reader and writer.
+//! XML formatter (beautify or minify) and XML ⇄ JSON converters over quick-xml's reader and
+//! writer.
 //!
 //! Every event is written back verbatim (attributes, entities, CDATA, comments, processing
 //! instructions, the declaration and DOCTYPE); only whitespace-only text between elements is
@@ -7,13 +8,22 @@
 
 use super::ToolFn;
 use super::args::Args;
+use super::json;
 use crate::ctp::{ToolError, ToolOutcome};
 use quick_xml::Writer;
-use quick_xml::events::{BytesStart, Event};
+use quick_xml::escape::{escape, partial_escape, resolve_predefined_entity};
+use quick_xml::events::attributes::Attribute;
+use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
+use quick_xml::name::QName;
 use quick_xml::{Reader, XmlVersion};
-use serde_json::json;
+use serde::Serialize;
+use serde_json::{Map, Value, json};
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("xml-formatter", xml_formatter)];
+pub const TOOLS: &[(&str, ToolFn)] = &[
+    ("xml-formatter", xml_formatter),
+    ("xml-to-json", xml_to_json),
+    ("json-to-xml", json_to_xml),
+];
 
 fn xml_formatter(args: &Args) -> ToolOutcome {
     let input = args.str("input")?;
@@ -267,6 +277,404 @@ fn newline(w: &mut Writer<Vec<u8>>, unit: Option<&str>, depth: usize) {
     }
 }
 
+// ---- XML ⇄ JSON -------------------------------------------------------------------------
+//
+// The xmltodict convention: the root element becomes a one-key object; attributes become keys
+// with a prefix ("@id"); an element with only text becomes a string, an empty one null;
+// text next to attributes or child elements goes under "#text"; repeated child elements become
+// an array, in document order. Comments, processing instructions and the DOCTYPE are dropped.
+
+/// An element being read: attributes, children (key → one value or several) and text.
+struct Frame {
+    name: String,
+    attrs: Vec<(String, String)>,
+    children: Vec<(String, Vec<Value>)>,
+    text: String,
+}
+
+struct Convention<'a> {
+    attr_prefix: &'a str,
+    text_key: &'a str,
+    trim: bool,
+}
+
+fn xml_to_json(args: &Args) -> ToolOutcome {
+    let input = args.str("input")?;
+    let src = input.strip_prefix('\u{feff}').unwrap_or(input);
+    if src.trim().is_empty() {
+        return Err(ToolError::invalid(
+            "input is empty: expected an XML document such as <root/>",
+        ));
+    }
+    let conv = Convention {
+        attr_prefix: args.str("attributePrefix")?,
+        text_key: args.str("textKey")?,
+        trim: args.flag("trimText"),
+    };
+    if conv.text_key.is_empty() {
+        return Err(ToolError::invalid("textKey must not be empty"));
+    }
+    let events = read_events(src)?;
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut root: Option<(String, Value)> = None;
+    for event in &events {
+        match event {
+            Event::Start(e) | Event::Empty(e) => {
+                let mut attrs = Vec::new();
+                for attr in e.attributes().flatten() {
+                    let value = attr
+                        .normalized_value(XmlVersion::Implicit1_0)
+                        .map_err(|err| {
+                            ToolError::invalid(format!(
+                                "attribute '{}' of <{}>: {err} (entities declared in a DTD are not expanded)",
+                                attr.key.as_ref(),
+                                e.name().as_ref()
+                            ))
+                        })?;
+                    attrs.push((attr.key.as_ref().to_string(), value.into_owned()));
+                }
+                stack.push(Frame {
+                    name: e.name().as_ref().to_string(),
+                    attrs,
+                    children: Vec::new(),
+                    text: String::new(),
+                });
+                if let Event::Empty(_) = event {
+                    close(&mut stack, &mut root, &conv)?;
+                }
+            }
+            Event::End(_) => close(&mut stack, &mut root, &conv)?,
+            Event::Text(t) => {
+                if let Some(top) = stack.last_mut() {
+                    top.text.push_str(&t.xml10_content());
+                }
+            }
+            Event::CData(c) => {
+                if let Some(top) = stack.last_mut() {
+                    top.text.push_str(&c.xml10_content());
+                }
+            }
+            Event::GeneralRef(r) => {
+                let Some(top) = stack.last_mut() else {
+                    continue;
+                };
+                if r.is_char_ref() {
+                    if let Ok(Some(c)) = r.resolve_char_ref() {
+                        top.text.push(c);
+                    }
+                } else {
+                    let name: &str = r;
+                    match resolve_predefined_entity(name) {
+                        Some(text) => top.text.push_str(text),
+                        None => {
+                            return Err(ToolError::invalid(format!(
+                                "the entity &{name}; in <{}> is declared in the DTD; xml-to-json expands only the predefined entities and character references",
+                                top.name
+                            )));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let (name, value) = root.ok_or_else(|| ToolError::invalid("invalid XML: no root element"))?;
+    let mut doc = Map::new();
+    doc.insert(name, value);
+    let output = write_json(&Value::Object(doc), args.str("indent")?)?;
+    Ok(json!({ "output": output }))
+}
+
+/// Ends the innermost element: turns it into its JSON value and hands it to its parent.
+fn close(
+    stack: &mut Vec<Frame>,
+    root: &mut Option<(String, Value)>,
+    conv: &Convention<'_>,
+) -> Result<(), ToolError> {
+    let Some(frame) = stack.pop() else {
+        return Ok(());
+    };
+    let text = if conv.trim {
+        frame.text.trim().to_string()
+    } else {
+        frame.text
+    };
+    // Untrimmed, whitespace-only text among child elements is indentation, not content.
+    let keep_text = !text.is_empty() && (frame.children.is_empty() || !text.trim().is_empty());
+    let value = if frame.attrs.is_empty() && frame.children.is_empty() {
+        if keep_text {
+            Value::String(text)
+        } else {
+            Value::Null
+        }
+    } else {
+        let mut map = Map::new();
+        for (name, value) in frame.attrs {
+            map.insert(format!("{}{name}", conv.attr_prefix), Value::String(value));
+        }
+        for (name, mut values) in frame.children {
+            if map.contains_key(&name) {
+                return Err(ToolError::invalid(format!(
+                    "in <{}>, the child element <{name}> and an attribute both map to the key '{name}'; set a non-empty attributePrefix",
+                    frame.name
+                )));
+            }
+            let value = if values.len() == 1 {
+                values.pop().unwrap_or(Value::Null)
+            } else {
+                Value::Array(values)
+            };
+            map.insert(name, value);
+        }
+        if keep_text {
+            if map.contains_key(conv.text_key) {
+                return Err(ToolError::invalid(format!(
+                    "in <{}>, the text and an attribute or child both map to the key '{}'; choose another textKey",
+                    frame.name, conv.text_key
+                )));
+            }
+            map.insert(conv.text_key.to_string(), Value::String(text));
+        }
+        Value::Object(map)
+    };
+    match stack.last_mut() {
+        Some(parent) => match parent.children.iter_mut().find(|(n, _)| *n == frame.name) {
+            Some((_, values)) => values.push(value),
+            None => parent.children.push((frame.name, vec![value])),
+        },
+        None => *root = Some((frame.name, value)),
+    }
+    Ok(())
+}
+
+fn write_json(value: &Value, indent: &str) -> Result<String, ToolError> {
+    let unit: &[u8] = match indent {
+        "0" => b"",
+        "4" => b"    ",
+        "tab" => b"\t",
+        _ => b"  ",
+    };
+    let out = if unit.is_empty() {
+        serde_json::to_string(value)
+    } else {
+        let mut buf = Vec::new();
+        let fmt = serde_json::ser::PrettyFormatter::with_indent(unit);
+        let mut ser = serde_json::Serializer::with_formatter(&mut buf, fmt);
+        value
+            .serialize(&mut ser)
+            .map(|_| String::from_utf8_lossy(&buf).into_owned())
+    };
+    out.map_err(|e| ToolError::execution(format!("JSON serialisation failed: {e}")))
+}
+
+fn json_to_xml(args: &Args) -> ToolOutcome {
+    let src = json::validate(args.str("input")?)?;
+    let value: Value = serde_json::from_str(src).map_err(|e| json::json_error(&e))?;
+    let conv = Convention {
+        attr_prefix: args.str("attributePrefix")?,
+        text_key: args.str("textKey")?,
+        trim: false,
+    };
+    let root_name = args.opt_str("rootName").unwrap_or("").trim();
+    let (name, content) = if root_name.is_empty() {
+        match &value {
+            Value::Object(map) if map.len() == 1 => map
+                .iter()
+                .next()
+                .map(|(k, v)| (k.as_str(), v))
+                .unwrap_or(("root", &value)),
+            _ => {
+                return Err(ToolError::invalid(format!(
+                    "an XML document has one root element, so the JSON must be an object with exactly one key (the root element's name), but it is {}; or give rootName to wrap it",
+                    describe(&value)
+                )));
+            }
+        }
+    } else {
+        (root_name, &value)
+    };
+    if content.is_array() {
+        return Err(ToolError::invalid(format!(
+            "the root element <{name}> holds an array, which would make several root elements; wrap it in an object such as {{\"{name}\": {{\"item\": [...]}}}}"
+        )));
+    }
+    let mut w = match args.str("indent")? {
+        "0" => Writer::new(Vec::new()),
+        "4" => Writer::new_with_indent(Vec::new(), b' ', 4),
+        "tab" => Writer::new_with_indent(Vec::new(), b'\t', 1),
+        _ => Writer::new_with_indent(Vec::new(), b' ', 2),
+    };
+    let io = |e: std::io::Error| ToolError::execution(format!("writing XML failed: {e}"));
+    if args.flag("declaration") {
+        w.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))
+            .map_err(io)?;
+        if args.str("indent")? == "0" {
+            w.get_mut().push(b'\n');
+        }
+    }
+    let mut path = format!("/{}", pointer_token(name));
+    write_element(&mut w, name, content, &conv, &mut path)?;
+    let output = String::from_utf8(w.into_inner())
+        .map_err(|e| ToolError::execution(format!("XML output is not UTF-8: {e}")))?;
+    Ok(json!({ "output": output }))
+}
+
+fn describe(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(m) if m.is_empty() => "an empty object",
+        Value::Object(_) => "an object with several keys",
+    }
+}
+
+fn pointer_token(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+/// Text of a scalar; objects and arrays have none.
+fn scalar_text(value: &Value) -> Option<String> {
+    match value {
+        Value::Null => Some(String::new()),
+        Value::Bool(b) => Some(b.to_string()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::String(s) => Some(s.clone()),
+        _ => None,
+    }
+}
+
+fn write_element(
+    w: &mut Writer<Vec<u8>>,
+    name: &str,
+    value: &Value,
+    conv: &Convention<'_>,
+    path: &mut String,
+) -> Result<(), ToolError> {
+    check_name(name, path)?;
+    let io = |e: std::io::Error| ToolError::execution(format!("writing XML failed: {e}"));
+    let mut start = BytesStart::new(name);
+    let mut text = None;
+    let mut children: Vec<(&str, &Value)> = Vec::new();
+    match value {
+        Value::Array(_) => {
+            return Err(ToolError::invalid(format!(
+                "an array directly inside an array at {path} has no XML form: repeated elements need a name"
+            )));
+        }
+        Value::Object(map) => {
+            for (key, v) in map {
+                let len = path.len();
+                path.push('/');
+                path.push_str(&pointer_token(key));
+                if key == conv.text_key {
+                    text = Some(scalar_text(v).ok_or_else(|| {
+                        ToolError::invalid(format!(
+                            "the text at {path} must be a string, number, boolean or null"
+                        ))
+                    })?);
+                } else if let Some(attr) = key
+                    .strip_prefix(conv.attr_prefix)
+                    .filter(|_| !conv.attr_prefix.is_empty())
+                {
+                    check_name(attr, path)?;
+                    let raw = scalar_text(v).ok_or_else(|| {
+                        ToolError::invalid(format!(
+                            "the attribute at {path} must be a string, number, boolean or null"
+                        ))
+                    })?;
+                    check_chars(&raw, path)?;
+                    start.push_attribute(Attribute {
+                        key: QName(attr),
+                        value: escape_attribute(&raw).into(),
+                    });
+                } else {
+                    children.push((key, v));
+                }
+                path.truncate(len);
+            }
+        }
+        scalar => text = scalar_text(scalar),
+    }
+    let text = text.filter(|t| !t.is_empty());
+    if text.is_none() && children.is_empty() {
+        return w.write_event(Event::Empty(start)).map_err(io);
+    }
+    w.write_event(Event::Start(start.borrow())).map_err(io)?;
+    if let Some(text) = &text {
+        check_chars(text, path)?;
+        let escaped = partial_escape(text.as_str()).replace('\r', "&#13;");
+        w.write_event(Event::Text(BytesText::from_escaped(escaped)))
+            .map_err(io)?;
+    }
+    for (key, v) in children {
+        let len = path.len();
+        path.push('/');
+        path.push_str(&pointer_token(key));
+        match v {
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    let len = path.len();
+                    path.push_str(&format!("/{i}"));
+                    write_element(w, key, item, conv, path)?;
+                    path.truncate(len);
+                }
+            }
+            _ => write_element(w, key, v, conv, path)?,
+        }
+        path.truncate(len);
+    }
+    w.write_event(Event::End(BytesEnd::new(name))).map_err(io)
+}
+
+/// Attribute values keep tabs and line breaks only as character references (XML 1.0 §3.3.3).
+fn escape_attribute(raw: &str) -> String {
+    escape(raw)
+        .replace('\t', "&#9;")
+        .replace('\n', "&#10;")
+        .replace('\r', "&#13;")
+}
+
+/// XML 1.0 §2.3 Name: the element and attribute names JSON keys may become.
+fn check_name(name: &str, path: &str) -> Result<(), ToolError> {
+    let start = |c: char| {
+        matches!(c, ':' | 'A'..='Z' | '_' | 'a'..='z' | '\u{C0}'..='\u{D6}' | '\u{D8}'..='\u{F6}'
+            | '\u{F8}'..='\u{2FF}' | '\u{370}'..='\u{37D}' | '\u{37F}'..='\u{1FFF}'
+            | '\u{200C}'..='\u{200D}' | '\u{2070}'..='\u{218F}' | '\u{2C00}'..='\u{2FEF}'
+            | '\u{3001}'..='\u{D7FF}' | '\u{F900}'..='\u{FDCF}' | '\u{FDF0}'..='\u{FFFD}'
+            | '\u{10000}'..='\u{EFFFF}')
+    };
+    let rest = |c: char| {
+        start(c)
+            || matches!(c, '-' | '.' | '0'..='9' | '\u{B7}' | '\u{300}'..='\u{36F}' | '\u{203F}'..='\u{2040}')
+    };
+    let mut chars = name.chars();
+    let valid = chars.next().is_some_and(start) && chars.all(rest);
+    if valid {
+        Ok(())
+    } else {
+        Err(ToolError::invalid(format!(
+            "the key '{name}' at {path} is not a valid XML name (names start with a letter, '_' or ':' and contain no spaces)"
+        )))
+    }
+}
+
+/// XML 1.0 §2.2: control characters other than tab, CR and LF cannot appear at all.
+fn check_chars(text: &str, path: &str) -> Result<(), ToolError> {
+    match text
+        .chars()
+        .find(|&c| matches!(c, '\u{0}'..='\u{8}' | '\u{B}' | '\u{C}' | '\u{E}'..='\u{1F}' | '\u{FFFE}' | '\u{FFFF}'))
+    {
+        Some(c) => Err(ToolError::invalid(format!(
+            "the text at {path} contains U+{:04X}, a character XML 1.0 does not allow",
+            u32::from(c)
+        ))),
+        None => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::ctp::ErrorCode;
@@ -349,5 +757,152 @@ mod tests {
         // Entities declared in the DTD are accepted.
         let ok = format("<!DOCTYPE a [<!ENTITY me \"x\">]><a>&me;</a>", json!({}));
         assert_eq!(ok, "<!DOCTYPE a [<!ENTITY me \"x\">]>\n<a>&me;</a>");
+    }
+
+    fn to_json(input: &str, extra: serde_json::Value) -> serde_json::Value {
+        let mut args = json!({ "input": input, "indent": "0" });
+        if let (Some(a), Some(e)) = (args.as_object_mut(), extra.as_object()) {
+            a.extend(e.clone());
+        }
+        serde_json::from_str(run_ok("xml-to-json", args)["output"].as_str().unwrap()).unwrap()
+    }
+
+    fn to_xml(input: serde_json::Value, extra: serde_json::Value) -> String {
+        let mut args = json!({ "input": input.to_string() });
+        if let (Some(a), Some(e)) = (args.as_object_mut(), extra.as_object()) {
+            a.extend(e.clone());
+        }
+        run_ok("json-to-xml", args)["output"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
+    const XMLTODICT_README: &str = "<mydocument has=\"an attribute\">\n  <and>\n    <many>elements</many>\n    <many>more elements</many>\n  </and>\n  <plus a=\"complex\">\n    element as well\n  </plus>\n</mydocument>";
+
+    // The parse example from the xmltodict README.
+    #[test]
+    fn xml_to_json_xmltodict_readme() {
+        assert_eq!(
+            to_json(XMLTODICT_README, json!({})),
+            json!({"mydocument": {"@has": "an attribute", "and": {"many": ["elements", "more elements"]}, "plus": {"@a": "complex", "#text": "element as well"}}})
+        );
+        let data = run_ok(
+            "xml-to-json",
+            json!({"input": "<a x=\"1\"/>", "indent": "2"}),
+        );
+        assert_eq!(data["output"], "{\n  \"a\": {\n    \"@x\": \"1\"\n  }\n}");
+    }
+
+    #[test]
+    fn xml_to_json_entities_cdata_empty_and_order() {
+        let input = "<?xml version=\"1.0\"?>\n<!-- c --><a><b>1</b><c><![CDATA[x < y]]></c><b/><d>&lt;&#65;&#x42;&amp;</d><e q=\"&quot;&#10;\"> </e></a>";
+        assert_eq!(
+            to_json(input, json!({})),
+            json!({"a": {"b": ["1", null], "c": "x < y", "d": "<AB&", "e": {"@q": "\"\n"}}})
+        );
+        // Options: another attribute prefix and text key, text left untrimmed.
+        assert_eq!(
+            to_json(
+                "<p lang=\"en\">\n  Hi <b>there</b>\n</p>",
+                json!({"attributePrefix": "_", "textKey": "$", "trimText": false})
+            ),
+            json!({"p": {"_lang": "en", "b": "there", "$": "\n  Hi \n"}})
+        );
+    }
+
+    #[test]
+    fn xml_to_json_rejects_malformed_xml_with_position() {
+        let (code, msg) = run_err("xml-to-json", json!({"input": "<a>\n  <b></c>\n</a>"}));
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(msg.starts_with("invalid XML at line 2"), "{msg}");
+        let (code, msg) = run_err("xml-to-json", json!({"input": "<a>&nbsp;</a>"}));
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(msg.contains("unknown entity &nbsp;"), "{msg}");
+        let (_, msg) = run_err(
+            "xml-to-json",
+            json!({"input": "<a><b>1</b>text</a>", "textKey": "b"}),
+        );
+        assert!(msg.contains("both map to the key 'b'"), "{msg}");
+    }
+
+    // The unparse example from the xmltodict README (pretty, tab-indented).
+    #[test]
+    fn json_to_xml_xmltodict_readme() {
+        let doc = json!({"mydocument": {"@has": "an attribute", "and": {"many": ["elements", "more elements"]}, "plus": {"@a": "complex", "#text": "element as well"}}});
+        assert_eq!(
+            to_xml(doc.clone(), json!({"indent": "tab"})),
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<mydocument has=\"an attribute\">\n\t<and>\n\t\t<many>elements</many>\n\t\t<many>more elements</many>\n\t</and>\n\t<plus a=\"complex\">element as well</plus>\n</mydocument>"
+        );
+        assert_eq!(
+            to_xml(doc, json!({"indent": "0", "declaration": false})),
+            "<mydocument has=\"an attribute\"><and><many>elements</many><many>more elements</many></and><plus a=\"complex\">element as well</plus></mydocument>"
+        );
+    }
+
+    #[test]
+    fn json_to_xml_escapes_and_scalars() {
+        let out = to_xml(
+            json!({"a": {"@q": "\"<&>'\n", "#text": "1 < 2 & 3 > 2 \"ok\"", "n": 1.5, "t": true, "z": null, "e": {}}}),
+            json!({"declaration": false}),
+        );
+        assert_eq!(
+            out,
+            "<a q=\"&quot;&lt;&amp;&gt;&apos;&#10;\">1 &lt; 2 &amp; 3 &gt; 2 \"ok\"<n>1.5</n>\n  <t>true</t>\n  <z/>\n  <e/>\n</a>"
+        );
+        // No line break is added after text: in mixed content it would become part of the text.
+        // rootName wraps any JSON.
+        assert_eq!(
+            to_xml(
+                json!({"x": 1, "y": [2, 3]}),
+                json!({"rootName": "root", "indent": "0", "declaration": false})
+            ),
+            "<root><x>1</x><y>2</y><y>3</y></root>"
+        );
+    }
+
+    #[test]
+    fn json_to_xml_rejects_what_xml_cannot_express() {
+        let err = |input: serde_json::Value, extra: serde_json::Value| {
+            let mut args = json!({ "input": input.to_string() });
+            args.as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            run_err("json-to-xml", args)
+        };
+        let (code, msg) = err(json!({"a": 1, "b": 2}), json!({}));
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(msg.contains("exactly one key"), "{msg}");
+        let (_, msg) = err(json!({"r": {"first name": "Ada"}}), json!({}));
+        assert!(
+            msg.contains("'first name' at /r/first name is not a valid XML name"),
+            "{msg}"
+        );
+        let (_, msg) = err(json!({"r": {"x": [[1]]}}), json!({}));
+        assert!(
+            msg.contains("array directly inside an array at /r/x/0"),
+            "{msg}"
+        );
+        let (_, msg) = err(json!({"r": {"@id": {"a": 1}}}), json!({}));
+        assert!(msg.contains("attribute at /r/@id must be"), "{msg}");
+        let (_, msg) = err(json!({"r": "bell\u{7}"}), json!({}));
+        assert!(msg.contains("U+0007"), "{msg}");
+        let (_, msg) = err(json!([1, 2]), json!({"rootName": "list"}));
+        assert!(msg.contains("several root elements"), "{msg}");
+    }
+
+    // W3Schools "books.xml", through JSON and back.
+    #[test]
+    fn xml_json_round_trip() {
+        let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<bookstore>\n  <book category=\"cooking\">\n    <title lang=\"en\">Everyday Italian</title>\n    <author>Giada De Laurentiis</author>\n    <year>2005</year>\n    <price>30.00</price>\n  </book>\n  <book category=\"web\">\n    <title lang=\"en\">XQuery Kick Start</title>\n    <author>James McGovern</author>\n    <author>Per Bothner</author>\n    <year>2003</year>\n    <price>49.99</price>\n  </book>\n</bookstore>";
+        let json_text = run_ok("xml-to-json", json!({"input": xml}))["output"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let back = run_ok("json-to-xml", json!({"input": json_text}))["output"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert_eq!(back, xml);
     }
 }

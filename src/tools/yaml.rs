@@ -1,4 +1,4 @@
-//! JSON ⇄ YAML converters, both through serde_norway.
+//! JSON ⇄ YAML converters and the YAML formatter, all through serde_norway.
 //!
 //! serde_norway writes YAML 1.2: it leaves `yes`, `on`, `1_000` or `2024-01-02` unquoted, which
 //! YAML 1.1 readers (PyYAML, many CI tools) turn into booleans, numbers and dates. Such strings
@@ -22,6 +22,7 @@ use std::sync::LazyLock;
 pub const TOOLS: &[(&str, ToolFn)] = &[
     ("json-to-yaml", json_to_yaml),
     ("yaml-to-json", yaml_to_json),
+    ("yaml-formatter", yaml_formatter),
 ];
 
 /// Plain scalars that a YAML 1.1 reader resolves to something other than a string
@@ -41,7 +42,12 @@ static YAML11_NON_STRING: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 fn json_to_yaml(args: &Args) -> ToolOutcome {
-    let input = args.str("input")?;
+    Ok(json!({ "output": json_text_to_yaml(args.str("input")?)? }))
+}
+
+/// JSON text to block-style YAML that YAML 1.1 and 1.2 readers read alike, number literals
+/// kept as written. Other converters producing YAML go through this too.
+pub(crate) fn json_text_to_yaml(input: &str) -> Result<String, ToolError> {
     let tree = json::parse(input)?;
     let ctx = Placeholders::new(input);
     let yaml = serde_norway::to_string(&YamlNode {
@@ -49,7 +55,7 @@ fn json_to_yaml(args: &Args) -> ToolOutcome {
         ctx: &ctx,
     })
     .map_err(|e| ToolError::execution(format!("YAML serialisation failed: {e}")))?;
-    Ok(json!({ "output": ctx.substitute(&yaml) }))
+    Ok(ctx.substitute(&yaml))
 }
 
 /// Placeholder strings of the form `0<nonce><index>`: digits with a leading zero are a string
@@ -165,8 +171,8 @@ impl Serialize for YamlNode<'_, '_> {
     }
 }
 
-fn yaml_to_json(args: &Args) -> ToolOutcome {
-    let input = args.str("input")?;
+/// Every document of a YAML stream; `merge` resolves `<<` merge keys.
+pub(crate) fn parse_documents(input: &str, merge: bool) -> Result<Vec<Yaml>, ToolError> {
     let input = input.strip_prefix('\u{feff}').unwrap_or(input);
     if input.trim().is_empty() {
         return Err(ToolError::invalid(
@@ -176,9 +182,19 @@ fn yaml_to_json(args: &Args) -> ToolOutcome {
     let mut docs = Vec::new();
     for de in serde_norway::Deserializer::from_str(input) {
         let mut value = Yaml::deserialize(de).map_err(|e| yaml_error(&e))?;
-        value.apply_merge().map_err(|e| yaml_error(&e))?;
-        docs.push(to_json(value)?);
+        if merge {
+            value.apply_merge().map_err(|e| yaml_error(&e))?;
+        }
+        docs.push(value);
     }
+    Ok(docs)
+}
+
+fn yaml_to_json(args: &Args) -> ToolOutcome {
+    let mut docs = parse_documents(args.str("input")?, true)?
+        .into_iter()
+        .map(to_json)
+        .collect::<Result<Vec<_>, _>>()?;
     let count = docs.len();
     let value = if count == 1 {
         docs.pop().unwrap_or(Json::Null)
@@ -205,7 +221,7 @@ fn yaml_to_json(args: &Args) -> ToolOutcome {
     Ok(json!({ "output": output, "documents": count }))
 }
 
-fn yaml_error(e: &serde_norway::Error) -> ToolError {
+pub(crate) fn yaml_error(e: &serde_norway::Error) -> ToolError {
     let full = e.to_string();
     match e.location() {
         Some(loc) => {
@@ -221,7 +237,7 @@ fn yaml_error(e: &serde_norway::Error) -> ToolError {
     }
 }
 
-fn to_json(value: Yaml) -> Result<Json, ToolError> {
+pub(crate) fn to_json(value: Yaml) -> Result<Json, ToolError> {
     Ok(match value {
         Yaml::Null => Json::Null,
         Yaml::Bool(b) => Json::Bool(b),
@@ -256,7 +272,7 @@ fn to_json(value: Yaml) -> Result<Json, ToolError> {
 }
 
 /// JSON keys are strings: scalars become their text, collections their compact JSON.
-fn key_string(key: Yaml) -> Result<String, ToolError> {
+pub(crate) fn key_string(key: Yaml) -> Result<String, ToolError> {
     Ok(match key {
         Yaml::String(s) => s,
         Yaml::Null => "null".into(),
@@ -265,6 +281,96 @@ fn key_string(key: Yaml) -> Result<String, ToolError> {
         Yaml::Tagged(tagged) => key_string(tagged.value)?,
         other => to_json(other)?.to_string(),
     })
+}
+
+fn yaml_formatter(args: &Args) -> ToolOutcome {
+    let input = args.str("input")?;
+    let mut docs = parse_documents(input, false)?;
+    if args.flag("sortKeys") {
+        docs.iter_mut().for_each(sort_mapping_keys);
+    }
+    let ctx = Placeholders::new(input);
+    let mut parts = Vec::with_capacity(docs.len());
+    for doc in &docs {
+        let text = serde_norway::to_string(&Styled {
+            value: doc,
+            ctx: &ctx,
+        })
+        .map_err(|e| ToolError::execution(format!("YAML serialisation failed: {e}")))?;
+        parts.push(ctx.substitute(&text));
+    }
+    Ok(json!({ "output": parts.join("---\n"), "documents": docs.len() }))
+}
+
+/// Sorts every mapping's keys: strings by text, other scalars by their YAML text after them.
+fn sort_mapping_keys(value: &mut Yaml) {
+    match value {
+        Yaml::Sequence(items) => items.iter_mut().for_each(sort_mapping_keys),
+        Yaml::Tagged(tagged) => sort_mapping_keys(&mut tagged.value),
+        Yaml::Mapping(mapping) => {
+            let mut entries: Vec<(Yaml, Yaml)> = std::mem::take(mapping).into_iter().collect();
+            entries.sort_by_cached_key(|(k, _)| match k {
+                Yaml::String(s) => (0, s.clone()),
+                other => (1, serde_norway::to_string(other).unwrap_or_default()),
+            });
+            for (k, mut v) in entries {
+                sort_mapping_keys(&mut v);
+                mapping.insert(k, v);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A YAML value written back with YAML 1.1-ambiguous strings single-quoted (see `Placeholders`).
+struct Styled<'t> {
+    value: &'t Yaml,
+    ctx: &'t Placeholders,
+}
+
+impl Serialize for Styled<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let ctx = self.ctx;
+        match self.value {
+            Yaml::String(text) if YAML11_NON_STRING.is_match(text) => {
+                let quoted = format!("'{}'", text.replace('\'', "''"));
+                s.serialize_str(&ctx.placeholder(quoted))
+            }
+            Yaml::Sequence(items) => {
+                let mut seq = s.serialize_seq(Some(items.len()))?;
+                for value in items {
+                    seq.serialize_element(&Styled { value, ctx })?;
+                }
+                seq.end()
+            }
+            Yaml::Mapping(mapping) => {
+                let mut map = s.serialize_map(Some(mapping.len()))?;
+                for (k, v) in mapping {
+                    map.serialize_entry(&Styled { value: k, ctx }, &Styled { value: v, ctx })?;
+                }
+                map.end()
+            }
+            // serde_norway writes a one-entry map whose key displays as "!tag" as a tagged node.
+            Yaml::Tagged(tagged) => {
+                struct TagKey<'a>(&'a serde_norway::value::Tag);
+                impl Serialize for TagKey<'_> {
+                    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                        s.collect_str(self.0)
+                    }
+                }
+                let mut map = s.serialize_map(Some(1))?;
+                map.serialize_entry(
+                    &TagKey(&tagged.tag),
+                    &Styled {
+                        value: &tagged.value,
+                        ctx,
+                    },
+                )?;
+                map.end()
+            }
+            other => other.serialize(s),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -389,5 +495,69 @@ mod tests {
         let (code, msg) = run_err("yaml-to-json", json!({ "input": doc }));
         assert_eq!(code, ErrorCode::InvalidInput);
         assert!(msg.contains("repetition limit exceeded"), "{msg}");
+    }
+
+    fn fmt_yaml(input: &str, sort: bool) -> serde_json::Value {
+        run_ok("yaml-formatter", json!({"input": input, "sortKeys": sort}))
+    }
+
+    // YAML 1.2 spec examples 2.3 and 2.6.
+    #[test]
+    fn yaml_formatter_spec_examples_to_block_style() {
+        let data = fmt_yaml(
+            "american:\n    - Boston Red Sox\n    - Detroit Tigers\nnational:\n    - New York Mets  # comment\n",
+            false,
+        );
+        assert_eq!(
+            data["output"],
+            "american:\n- Boston Red Sox\n- Detroit Tigers\nnational:\n- New York Mets\n"
+        );
+        let data = fmt_yaml(
+            "Mark McGwire: {hr: 65, avg: 0.278}\nSammy Sosa: {\n    hr: 63,\n    avg: 0.288,\n }\n",
+            false,
+        );
+        assert_eq!(
+            data["output"],
+            "Mark McGwire:\n  hr: 65\n  avg: 0.278\nSammy Sosa:\n  hr: 63\n  avg: 0.288\n"
+        );
+        assert_eq!(data["documents"], 1);
+    }
+
+    // YAML 1.2 spec example 2.10 (aliases are expanded) and a multi-document stream.
+    #[test]
+    fn yaml_formatter_expands_aliases_and_keeps_documents() {
+        let data = fmt_yaml(
+            "---\nhr:\n  - Mark McGwire\n  # Following node labeled SS\n  - &SS Sammy Sosa\nrbi:\n  - *SS # Subsequent occurrence\n  - Ken Griffey\n",
+            false,
+        );
+        assert_eq!(
+            data["output"],
+            "hr:\n- Mark McGwire\n- Sammy Sosa\nrbi:\n- Sammy Sosa\n- Ken Griffey\n"
+        );
+        let data = fmt_yaml("a: 1\n---\n[x, y]\n", false);
+        assert_eq!(data["output"], "a: 1\n---\n- x\n- 'y'\n");
+        assert_eq!(data["documents"], 2);
+    }
+
+    // 'no', 'on' and the key y are booleans to YAML 1.1 readers, so they come out quoted.
+    #[test]
+    fn yaml_formatter_sorts_keys_and_keeps_strings_strings() {
+        let data = fmt_yaml(
+            "zeta: {b: 2, a: 1}\nalpha: ['no', \"on\", 0x1F, !custom {y: 1, x: 2}]\n3: three\n",
+            true,
+        );
+        assert_eq!(
+            data["output"],
+            "alpha:\n- 'no'\n- 'on'\n- 31\n- !custom\n  x: 2\n  'y': 1\nzeta:\n  a: 1\n  b: 2\n3: three\n"
+        );
+    }
+
+    #[test]
+    fn yaml_formatter_reports_errors_with_position() {
+        let (code, msg) = run_err("yaml-formatter", json!({"input": "a: 1\n  b: 2\n"}));
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(msg.starts_with("invalid YAML at line 2, column"), "{msg}");
+        let (code, _) = run_err("yaml-formatter", json!({"input": "  \n"}));
+        assert_eq!(code, ErrorCode::InvalidInput);
     }
 }
