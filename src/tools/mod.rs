@@ -8,9 +8,11 @@ pub mod args;
 pub mod testing;
 
 mod case;
+mod color;
 mod compression;
 mod cron;
 mod diff;
+mod durations;
 mod encoding;
 mod escape;
 mod hashing;
@@ -20,14 +22,17 @@ mod jwt;
 mod lines;
 mod lorem;
 mod markdown;
+mod math;
 mod numbers;
 mod pattern;
+mod permissions;
 mod qr;
 mod secrets;
 mod sql;
 mod stats;
 mod tabular;
 mod time;
+mod units;
 mod xml;
 mod yaml;
 
@@ -61,6 +66,11 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     time::TOOLS,
     xml::TOOLS,
     yaml::TOOLS,
+    color::TOOLS,
+    durations::TOOLS,
+    math::TOOLS,
+    permissions::TOOLS,
+    units::TOOLS,
 ];
 
 /// The implementation of a built-in tool, if cmpx has one.
@@ -83,7 +93,11 @@ pub fn implemented_ids() -> impl Iterator<Item = &'static str> {
 /// Tools whose output differs from run to run. The catalogue-wide example test checks their
 /// output has the example's shape (same keys, types, array and string lengths) instead of
 /// equal values.
-pub const NONDETERMINISTIC: &[&str] = &["uuid-generator", "password-generator"];
+pub const NONDETERMINISTIC: &[&str] = &[
+    "uuid-generator",
+    "password-generator",
+    "random-number-generator",
+];
 
 /// Whether two JSON values have the same shape: same keys, same types, same array lengths and
 /// same string lengths in characters.
