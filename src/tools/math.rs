@@ -56,11 +56,18 @@ fn evaluate(input: &str, variables: Option<&Value>, degrees: bool, digits: usize
             ),
         }
     })?;
-    let output = match &result {
-        Value::Number(n) => n.as_f64().map_or_else(|| n.to_string(), number),
-        other => other.to_string(),
-    };
+    let output = render(&result);
     Ok(json!({ "output": output, "result": result, "expression": input.trim() }))
+}
+
+/// A result as a person writes it: 5 rather than 5.0, tuples as "1, 2".
+fn render(value: &Value) -> String {
+    match value {
+        Value::Number(n) => n.as_f64().map_or_else(|| n.to_string(), number),
+        Value::String(s) => s.clone(),
+        Value::Array(items) => items.iter().map(render).collect::<Vec<_>>().join(", "),
+        other => other.to_string(),
+    }
 }
 
 /// Finds what evalexpr reports without a position: unbalanced parentheses, operators missing
@@ -775,6 +782,8 @@ mod tests {
         assert_eq!(eval("factorial(5)"), json!(120.0));
         assert_eq!(eval("0.1 + 0.2"), json!(0.3));
         assert_eq!(eval("2 > 1"), json!(true));
+        let tuple = run_ok("math-evaluator", json!({"input": "1 / 4, 2 ^ 3"}));
+        assert_eq!(tuple["output"], "0.25, 8");
     }
 
     #[test]
