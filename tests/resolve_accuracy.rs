@@ -20,7 +20,10 @@ fn data() -> (Vec<Labelled>, Vec<String>) {
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("resolve-requests")))
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("resolve-requests"))
+        })
         .collect();
     files.sort();
     let mut labelled = Vec::new();
@@ -35,7 +38,13 @@ fn data() -> (Vec<Labelled>, Vec<String>) {
                 });
             }
         }
-        negatives.extend(doc["negatives"].as_array().into_iter().flatten().map(|v| v.as_str().unwrap().to_string()));
+        negatives.extend(
+            doc["negatives"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|v| v.as_str().unwrap().to_string()),
+        );
     }
     (labelled, negatives)
 }

@@ -73,7 +73,10 @@ fn histogram(s: &str) -> [u8; 37] {
 /// How many letters must be added or removed to turn one bag of letters into the other.
 fn letter_difference(h: &[u8; 37], other: &str) -> usize {
     let o = histogram(other);
-    h.iter().zip(o.iter()).map(|(a, b)| a.abs_diff(*b) as usize).sum()
+    h.iter()
+        .zip(o.iter())
+        .map(|(a, b)| a.abs_diff(*b) as usize)
+        .sum()
 }
 
 fn fuzzy_matches(index: &Index, term: &str) -> Vec<TermId> {

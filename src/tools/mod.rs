@@ -8,10 +8,12 @@ pub mod args;
 pub mod testing;
 
 mod case;
+mod color;
 mod compression;
 mod cron;
 mod diff;
 mod docker;
+mod durations;
 mod encoding;
 mod escape;
 mod hashing;
@@ -22,8 +24,10 @@ mod jwt;
 mod lines;
 mod lorem;
 mod markdown;
+mod math;
 mod numbers;
 mod pattern;
+mod permissions;
 mod qr;
 mod secrets;
 mod sql;
@@ -31,6 +35,7 @@ mod stats;
 mod tabular;
 mod time;
 mod toml;
+mod units;
 mod xml;
 mod yaml;
 
@@ -67,6 +72,11 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     toml::TOOLS,
     xml::TOOLS,
     yaml::TOOLS,
+    color::TOOLS,
+    durations::TOOLS,
+    math::TOOLS,
+    permissions::TOOLS,
+    units::TOOLS,
 ];
 
 /// The implementation of a built-in tool, if cmpx has one.
@@ -89,7 +99,11 @@ pub fn implemented_ids() -> impl Iterator<Item = &'static str> {
 /// Tools whose output differs from run to run. The catalogue-wide example test checks their
 /// output has the example's shape (same keys, types, array and string lengths) instead of
 /// equal values.
-pub const NONDETERMINISTIC: &[&str] = &["uuid-generator", "password-generator"];
+pub const NONDETERMINISTIC: &[&str] = &[
+    "uuid-generator",
+    "password-generator",
+    "random-number-generator",
+];
 
 /// Whether two JSON values have the same shape: same keys, same types, same array lengths and
 /// same string lengths in characters.
