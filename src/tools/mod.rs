@@ -10,9 +10,11 @@ pub mod testing;
 mod case;
 mod compression;
 mod cron;
+mod detect;
 mod diff;
 mod encoding;
 mod escape;
+mod files;
 mod hashing;
 mod ids;
 mod json;
@@ -26,8 +28,10 @@ mod qr;
 mod secrets;
 mod sql;
 mod stats;
+mod svg;
 mod tabular;
 mod time;
+mod validators;
 mod xml;
 mod yaml;
 
@@ -41,10 +45,12 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     case::TOOLS,
     compression::TOOLS,
     cron::TOOLS,
+    detect::TOOLS,
     tabular::TOOLS,
     diff::TOOLS,
     encoding::TOOLS,
     escape::TOOLS,
+    files::TOOLS,
     hashing::TOOLS,
     ids::TOOLS,
     json::TOOLS,
@@ -58,7 +64,9 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     secrets::TOOLS,
     sql::TOOLS,
     stats::TOOLS,
+    svg::TOOLS,
     time::TOOLS,
+    validators::TOOLS,
     xml::TOOLS,
     yaml::TOOLS,
 ];
@@ -83,7 +91,7 @@ pub fn implemented_ids() -> impl Iterator<Item = &'static str> {
 /// Tools whose output differs from run to run. The catalogue-wide example test checks their
 /// output has the example's shape (same keys, types, array and string lengths) instead of
 /// equal values.
-pub const NONDETERMINISTIC: &[&str] = &["uuid-generator", "password-generator"];
+pub const NONDETERMINISTIC: &[&str] = &["uuid-generator", "password-generator", "ulid-generator"];
 
 /// Whether two JSON values have the same shape: same keys, same types, same array lengths and
 /// same string lengths in characters.
