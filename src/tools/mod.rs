@@ -11,11 +11,13 @@ mod case;
 mod color;
 mod compression;
 mod cron;
+mod detect;
 mod diff;
 mod docker;
 mod durations;
 mod encoding;
 mod escape;
+mod files;
 mod hashing;
 mod ids;
 mod json;
@@ -32,10 +34,12 @@ mod qr;
 mod secrets;
 mod sql;
 mod stats;
+mod svg;
 mod tabular;
 mod time;
 mod toml;
 mod units;
+mod validators;
 mod xml;
 mod yaml;
 
@@ -49,11 +53,13 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     case::TOOLS,
     compression::TOOLS,
     cron::TOOLS,
+    detect::TOOLS,
     tabular::TOOLS,
     diff::TOOLS,
     docker::TOOLS,
     encoding::TOOLS,
     escape::TOOLS,
+    files::TOOLS,
     hashing::TOOLS,
     ids::TOOLS,
     json::TOOLS,
@@ -68,8 +74,10 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     secrets::TOOLS,
     sql::TOOLS,
     stats::TOOLS,
+    svg::TOOLS,
     time::TOOLS,
     toml::TOOLS,
+    validators::TOOLS,
     xml::TOOLS,
     yaml::TOOLS,
     color::TOOLS,
@@ -104,6 +112,7 @@ pub const NONDETERMINISTIC: &[&str] = &[
     "password-generator",
     "random-number-generator",
 ];
+pub const NONDETERMINISTIC: &[&str] = &["uuid-generator", "password-generator", "ulid-generator"];
 
 /// Whether two JSON values have the same shape: same keys, same types, same array lengths and
 /// same string lengths in characters.

@@ -1,0 +1,344 @@
+//! Validators for identifiers with a registry behind them: IBANs (ISO 13616, the SWIFT IBAN
+//! registry via `iban_validate`) and phone numbers (ITU-T E.164, libphonenumber metadata via
+//! `phonenumber`).
+//!
+//! Both answer every string with a result: something that is not a valid IBAN or phone number
+//! is `valid: false` with the reason, because saying so is the validator's job. Errors are kept
+//! for bad parameters (an unknown default region).
+
+use super::ToolFn;
+use super::args::Args;
+use crate::ctp::{ToolError, ToolOutcome};
+use iban::{BaseIban, Iban, IbanLike, ParseBaseIbanError, ParseIbanError};
+use phonenumber::{Mode, PhoneNumber};
+use serde_json::{Value, json};
+
+pub const TOOLS: &[(&str, ToolFn)] = &[
+    ("iban-validator", iban_validator),
+    ("phone-number-parser", phone_number_parser),
+];
+
+fn iban_validator(args: &Args) -> ToolOutcome {
+    let raw = args.str("iban")?.trim();
+    // The paper format groups by four with spaces and is often prefixed "IBAN"; people also
+    // paste lowercase or other spacing. The electronic format is what gets validated.
+    let unprefixed = match raw.get(..4) {
+        Some(p) if p.eq_ignore_ascii_case("iban") => &raw[4..],
+        _ => raw,
+    };
+    let electronic: String = unprefixed
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '-')
+        .map(|c| c.to_ascii_uppercase())
+        .collect();
+    let result = match electronic.parse::<Iban>() {
+        Ok(iban) => {
+            return Ok(json!({
+                "valid": true,
+                "reason": null,
+                "countryCode": iban.country_code(),
+                "checkDigits": iban.check_digits_str(),
+                "bban": iban.bban(),
+                "bankIdentifier": iban.bank_identifier(),
+                "branchIdentifier": iban.branch_identifier(),
+                "electronicFormat": iban.electronic_str(),
+                "printFormat": iban.to_string(),
+            }));
+        }
+        Err(ParseIbanError::InvalidBaseIban { source }) => invalid_base(&electronic, source),
+        Err(ParseIbanError::InvalidBban(base)) => invalid_with_base(
+            &base,
+            format!(
+                "the BBAN '{}' ({} characters) does not match the format registered for {} (wrong length or a letter where a digit belongs)",
+                base.bban_unchecked(),
+                base.bban_unchecked().len(),
+                base.country_code()
+            ),
+        ),
+        Err(ParseIbanError::UnknownCountry(base)) => invalid_with_base(
+            &base,
+            format!(
+                "'{}' is not a country in the SWIFT IBAN registry",
+                base.country_code()
+            ),
+        ),
+    };
+    Ok(result)
+}
+
+fn invalid_with_base(base: &BaseIban, reason: String) -> Value {
+    json!({
+        "valid": false,
+        "reason": reason,
+        "countryCode": base.country_code(),
+        "checkDigits": base.check_digits_str(),
+        "bban": base.bban_unchecked(),
+        "bankIdentifier": null,
+        "branchIdentifier": null,
+        "electronicFormat": base.electronic_str(),
+        "printFormat": base.to_string(),
+    })
+}
+
+/// Explains a failure of the basic ISO 13616 structure more precisely than the crate does.
+fn invalid_base(electronic: &str, error: ParseBaseIbanError) -> Value {
+    let reason = match error {
+        ParseBaseIbanError::InvalidChecksum => {
+            let expected = check_digits(electronic)
+                .map(|d| format!("; with this country code and BBAN they would be {d:02}"))
+                .unwrap_or_default();
+            format!(
+                "the check digits {} fail the ISO 7064 MOD 97-10 check{expected} (a typo elsewhere is as likely)",
+                &electronic[2..4]
+            )
+        }
+        ParseBaseIbanError::InvalidFormat => format_problem(electronic),
+    };
+    let part = |range: std::ops::Range<usize>| electronic.get(range).filter(|s| !s.is_empty());
+    json!({
+        "valid": false,
+        "reason": reason,
+        "countryCode": part(0..2),
+        "checkDigits": part(2..4),
+        "bban": part(4..electronic.len()),
+        "bankIdentifier": null,
+        "branchIdentifier": null,
+        "electronicFormat": electronic,
+        "printFormat": null,
+    })
+}
+
+fn format_problem(s: &str) -> String {
+    if s.is_empty() {
+        return "the input is empty: an IBAN is a country code, two check digits and the BBAN"
+            .into();
+    }
+    if let Some((i, c)) = s.char_indices().find(|(_, c)| !c.is_ascii_alphanumeric()) {
+        return format!(
+            "character '{c}' at position {} is not a letter or digit",
+            s[..i].chars().count() + 1
+        );
+    }
+    let bytes = s.as_bytes();
+    if !bytes.iter().take(2).all(u8::is_ascii_uppercase) || bytes.len() < 2 {
+        return "an IBAN starts with a two-letter ISO 3166 country code".into();
+    }
+    if bytes.len() < 4 || !bytes[2..4].iter().all(u8::is_ascii_digit) {
+        return "the country code must be followed by two check digits".into();
+    }
+    if bytes.len() > 34 {
+        return format!(
+            "too long: {} characters, an IBAN has at most 34",
+            bytes.len()
+        );
+    }
+    if bytes.len() <= 4 {
+        return "too short: the BBAN after the check digits is missing".into();
+    }
+    "the text does not have the structure of an IBAN".into()
+}
+
+/// ISO 7064 MOD 97-10 check digits for the country code and BBAN of `s` (ISO 13616-1 §6.1).
+fn check_digits(s: &str) -> Option<u32> {
+    let rearranged = format!("{}{}00", s.get(4..)?, s.get(..2)?);
+    let mut remainder: u32 = 0;
+    for c in rearranged.chars() {
+        let value = c.to_digit(36)?;
+        remainder = if value < 10 {
+            (remainder * 10 + value) % 97
+        } else {
+            (remainder * 100 + value) % 97
+        };
+    }
+    Some(98 - remainder)
+}
+
+fn phone_number_parser(args: &Args) -> ToolOutcome {
+    let number = args.str("number")?.trim();
+    let region = match args.opt_str("defaultRegion").map(str::trim) {
+        Some(code) if !code.is_empty() => Some(region_id(code)?),
+        _ => None,
+    };
+    let parsed = match phonenumber::parse(region, number) {
+        Ok(p) => p,
+        Err(e) => {
+            let hint = if region.is_none() && !number.starts_with('+') {
+                " (a number without a leading + needs defaultRegion, e.g. CH or US)"
+            } else {
+                ""
+            };
+            return Ok(phone_result(None, Some(format!("cannot parse: {e}{hint}"))));
+        }
+    };
+    let reason = (!parsed.is_valid()).then(|| {
+        "the number does not match any numbering plan of its country (wrong length or unassigned range)"
+            .to_string()
+    });
+    Ok(phone_result(Some(&parsed), reason))
+}
+
+fn region_id(code: &str) -> Result<phonenumber::country::Id, ToolError> {
+    code.to_ascii_uppercase().parse().map_err(|_| {
+        ToolError::invalid(format!(
+            "defaultRegion '{}' is not an ISO 3166-1 alpha-2 region code such as US, GB or CH",
+            crate::text::preview(code, 20)
+        ))
+    })
+}
+
+fn phone_result(number: Option<&PhoneNumber>, reason: Option<String>) -> Value {
+    let Some(n) = number else {
+        return json!({
+            "valid": false,
+            "reason": reason,
+            "countryCode": null,
+            "region": null,
+            "nationalNumber": null,
+            "extension": null,
+            "type": null,
+            "e164": null,
+            "international": null,
+            "national": null,
+            "rfc3966": null,
+        });
+    };
+    let database = &*phonenumber::metadata::DATABASE;
+    let kind = format!("{:?}", n.number_type(database));
+    let national_number = format!(
+        "{}{}",
+        "0".repeat(usize::from(n.national().zeros())),
+        n.national().value()
+    );
+    let format = |mode| n.format().mode(mode).to_string();
+    json!({
+        "valid": reason.is_none(),
+        "reason": reason,
+        "countryCode": n.code().value(),
+        "region": n.country().id().map(|id| id.as_ref().to_string()),
+        "nationalNumber": national_number,
+        "extension": n.extension().map(|e| e.to_string()),
+        "type": heck::AsKebabCase(kind).to_string(),
+        "e164": format(Mode::E164),
+        "international": format(Mode::International),
+        "national": format(Mode::National),
+        "rfc3966": format(Mode::Rfc3966),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ctp::ErrorCode;
+    use crate::tools::testing::{run_err, run_ok};
+    use serde_json::json;
+
+    fn iban(input: &str) -> serde_json::Value {
+        run_ok("iban-validator", json!({"iban": input}))
+    }
+
+    // SWIFT IBAN registry (release 99) examples for GB and DE.
+    #[test]
+    fn registry_examples_are_valid() {
+        let gb = iban("GB82WEST12345698765432");
+        assert_eq!(gb["valid"], true);
+        assert_eq!(gb["countryCode"], "GB");
+        assert_eq!(gb["checkDigits"], "82");
+        assert_eq!(gb["bban"], "WEST12345698765432");
+        assert_eq!(gb["bankIdentifier"], "WEST");
+        assert_eq!(gb["branchIdentifier"], "123456");
+        assert_eq!(gb["printFormat"], "GB82 WEST 1234 5698 7654 32");
+        let de = iban("DE89 3704 0044 0532 0130 00");
+        assert_eq!(de["valid"], true);
+        assert_eq!(de["electronicFormat"], "DE89370400440532013000");
+        assert_eq!(de["bankIdentifier"], "37040044");
+        assert_eq!(de["branchIdentifier"], serde_json::Value::Null);
+    }
+
+    #[test]
+    fn accepts_paper_format_with_prefix_and_lowercase() {
+        let data = iban("IBAN fr14 2004 1010 0505 0001 3m02 606");
+        assert_eq!(data["valid"], true);
+        assert_eq!(data["electronicFormat"], "FR1420041010050500013M02606");
+        assert_eq!(data["bankIdentifier"], "20041");
+    }
+
+    #[test]
+    fn wrong_check_digits_say_what_they_should_be() {
+        let data = iban("GB83WEST12345698765432");
+        assert_eq!(data["valid"], false);
+        let reason = data["reason"].as_str().unwrap();
+        assert!(reason.contains("MOD 97-10"), "{reason}");
+        assert!(reason.contains("would be 82"), "{reason}");
+    }
+
+    #[test]
+    fn length_country_and_character_problems() {
+        // DE has an 18-character BBAN; one digit dropped, check digits recomputed (valid checksum).
+        let short = iban("DE5137040044053201300");
+        assert_eq!(short["valid"], false);
+        let reason = short["reason"].as_str().unwrap();
+        assert!(reason.contains("format registered for DE"), "{reason}");
+        let country = iban("XX82WEST12345698765432");
+        assert_eq!(country["valid"], false);
+        let reason = country["reason"].as_str().unwrap();
+        assert!(
+            reason.contains("'XX' is not a country") || reason.contains("MOD 97-10"),
+            "{reason}"
+        );
+        let bad = iban("GB82 WEST 1234 5698 7654 3!");
+        assert!(bad["reason"].as_str().unwrap().contains("'!'"));
+        let long = iban("GB82WEST123456987654321234567890123456");
+        assert!(long["reason"].as_str().unwrap().contains("too long"));
+    }
+
+    // libphonenumber's documented Swiss example (Google's ZRH office number).
+    #[test]
+    fn parses_swiss_number_in_all_formats() {
+        for (number, region) in [("+41 44 668 18 00", None), ("044 668 18 00", Some("CH"))] {
+            let mut args = json!({"number": number});
+            if let Some(r) = region {
+                args["defaultRegion"] = json!(r);
+            }
+            let data = run_ok("phone-number-parser", args);
+            assert_eq!(data["valid"], true, "{number}");
+            assert_eq!(data["countryCode"], 41);
+            assert_eq!(data["region"], "CH");
+            assert_eq!(data["nationalNumber"], "446681800");
+            assert_eq!(data["type"], "fixed-line");
+            assert_eq!(data["e164"], "+41446681800");
+            assert_eq!(data["international"], "+41 44 668 18 00");
+            assert_eq!(data["national"], "044 668 18 00");
+            assert_eq!(data["rfc3966"], "tel:+41-44-668-18-00");
+        }
+    }
+
+    // The example numbers in libphonenumber's metadata (GB mobile, IT fixed line).
+    #[test]
+    fn classifies_mobile_and_keeps_italian_leading_zero() {
+        let uk = run_ok(
+            "phone-number-parser",
+            json!({"number": "07400 123456", "defaultRegion": "gb"}),
+        );
+        assert_eq!(uk["valid"], true);
+        assert_eq!(uk["type"], "mobile");
+        assert_eq!(uk["e164"], "+447400123456");
+        let it = run_ok("phone-number-parser", json!({"number": "+39 02 1234 5678"}));
+        assert_eq!(it["nationalNumber"], "0212345678");
+        assert_eq!(it["e164"], "+390212345678");
+    }
+
+    #[test]
+    fn invalid_numbers_are_results_and_bad_regions_errors() {
+        let data = run_ok("phone-number-parser", json!({"number": "+41 44 668"}));
+        assert_eq!(data["valid"], false);
+        assert!(data["reason"].as_str().is_some());
+        let none = run_ok("phone-number-parser", json!({"number": "hello"}));
+        assert_eq!(none["valid"], false);
+        assert!(none["reason"].as_str().unwrap().contains("cannot parse"));
+        let (code, msg) = run_err(
+            "phone-number-parser",
+            json!({"number": "044 668 18 00", "defaultRegion": "Switzerland"}),
+        );
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(msg.contains("ISO 3166"), "{msg}");
+    }
+}
