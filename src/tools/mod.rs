@@ -111,8 +111,8 @@ pub const NONDETERMINISTIC: &[&str] = &[
     "uuid-generator",
     "password-generator",
     "random-number-generator",
+    "ulid-generator",
 ];
-pub const NONDETERMINISTIC: &[&str] = &["uuid-generator", "password-generator", "ulid-generator"];
 
 /// Whether two JSON values have the same shape: same keys, same types, same array lengths and
 /// same string lengths in characters.
