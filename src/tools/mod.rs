@@ -8,6 +8,7 @@ pub mod args;
 pub mod testing;
 
 mod case;
+mod cipher;
 mod compression;
 mod cron;
 mod diff;
@@ -17,10 +18,13 @@ mod hashing;
 mod ids;
 mod json;
 mod jwt;
+mod keys;
 mod lines;
 mod lorem;
 mod markdown;
 mod numbers;
+mod otp;
+mod passwords;
 mod pattern;
 mod qr;
 mod secrets;
@@ -28,6 +32,7 @@ mod sql;
 mod stats;
 mod tabular;
 mod time;
+mod x509;
 mod xml;
 mod yaml;
 
@@ -39,6 +44,7 @@ pub type ToolFn = fn(&Args) -> ToolOutcome;
 
 const FAMILIES: &[&[(&str, ToolFn)]] = &[
     case::TOOLS,
+    cipher::TOOLS,
     compression::TOOLS,
     cron::TOOLS,
     tabular::TOOLS,
@@ -49,16 +55,20 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     ids::TOOLS,
     json::TOOLS,
     jwt::TOOLS,
+    keys::TOOLS,
     lines::TOOLS,
     lorem::TOOLS,
     markdown::TOOLS,
     numbers::TOOLS,
+    otp::TOOLS,
+    passwords::TOOLS,
     qr::TOOLS,
     pattern::TOOLS,
     secrets::TOOLS,
     sql::TOOLS,
     stats::TOOLS,
     time::TOOLS,
+    x509::TOOLS,
     xml::TOOLS,
     yaml::TOOLS,
 ];
@@ -83,7 +93,13 @@ pub fn implemented_ids() -> impl Iterator<Item = &'static str> {
 /// Tools whose output differs from run to run. The catalogue-wide example test checks their
 /// output has the example's shape (same keys, types, array and string lengths) instead of
 /// equal values.
-pub const NONDETERMINISTIC: &[&str] = &["uuid-generator", "password-generator"];
+pub const NONDETERMINISTIC: &[&str] = &[
+    "uuid-generator",
+    "password-generator",
+    "bcrypt-hasher",
+    "rsa-key-pair-generator",
+    "bip39-generator",
+];
 
 /// Whether two JSON values have the same shape: same keys, same types, same array lengths and
 /// same string lengths in characters.
