@@ -108,9 +108,21 @@ fn key_source<'a>(args: &'a Args, alg: &Algorithm) -> Result<KeySource<'a>, Tool
 fn decode_sized(name: &str, text: &str, len: usize) -> Result<Vec<u8>, ToolError> {
     let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
     let compact = compact.strip_prefix("0x").unwrap_or(&compact).to_string();
-    if compact.len() == len * 2 && compact.bytes().all(|b| b.is_ascii_hexdigit()) {
+    let all_hex = !compact.is_empty() && compact.bytes().all(|b| b.is_ascii_hexdigit());
+    if all_hex && compact.len() == len * 2 {
         return hex::decode(&compact)
             .map_err(|e| ToolError::invalid(format!("{name} is not valid hex: {e}")));
+    }
+    // Even-length hex of the wrong size is a mistake to report, unless it is also exactly as
+    // long as unpadded Base64 of `len` bytes (12 bytes: 16 characters, which may all be hex).
+    let base64_length = len.is_multiple_of(3) && compact.len() == len / 3 * 4;
+    if all_hex && compact.len().is_multiple_of(2) && !base64_length {
+        return Err(ToolError::invalid(format!(
+            "{name} must be {len} bytes ({} hex digits), got {} hex digits ({} bytes)",
+            len * 2,
+            compact.len(),
+            compact.len() / 2
+        )));
     }
     let bytes = super::args::decode_base64_param(name, &compact).map_err(|_| {
         ToolError::invalid(format!(

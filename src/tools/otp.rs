@@ -53,22 +53,23 @@ fn otp_generator(args: &Args) -> ToolOutcome {
     out.insert("algorithm".into(), json!(config.algorithm));
     out.insert("digits".into(), json!(config.digits));
     if let Some(time) = time {
-        let start = counter * config.period;
+        let start = counter.saturating_mul(config.period);
+        let end = start.saturating_add(config.period);
         out.insert("period".into(), json!(config.period));
         out.insert("time".into(), json!(time));
         out.insert("timeStep".into(), json!(counter));
         out.insert("validFrom".into(), json!(iso8601(start)));
-        out.insert("validUntil".into(), json!(iso8601(start + config.period)));
-        out.insert(
-            "remainingSeconds".into(),
-            json!(start + config.period - time),
-        );
+        out.insert("validUntil".into(), json!(iso8601(end)));
+        out.insert("remainingSeconds".into(), json!(end.saturating_sub(time)));
         let previous = match counter.checked_sub(1) {
             Some(c) => json!(hotp(&config, c)?),
             None => Value::Null,
         };
         out.insert("previous".into(), previous);
-        out.insert("next".into(), json!(hotp(&config, counter + 1)?));
+        out.insert(
+            "next".into(),
+            json!(hotp(&config, counter.saturating_add(1))?),
+        );
     } else {
         out.insert("counter".into(), json!(counter));
     }
@@ -101,8 +102,11 @@ fn config(args: &Args) -> Result<Config, ToolError> {
             config.digits
         )));
     }
-    if config.period == 0 {
-        return Err(ToolError::invalid("period must be at least 1 second"));
+    if !(1..=86_400).contains(&config.period) {
+        return Err(ToolError::invalid(format!(
+            "period must be between 1 and 86400 seconds, got {}",
+            config.period
+        )));
     }
     Ok(config)
 }

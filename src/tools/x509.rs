@@ -105,7 +105,7 @@ fn decode_certificate(der: &[u8], now: ASN1Time, position: &str) -> Result<Value
     let (not_before, not_after) = (validity.not_before, validity.not_after);
     let mut out = Map::new();
     out.insert("type".into(), json!("certificate"));
-    out.insert("version".into(), json!(tbs.version.0 + 1));
+    out.insert("version".into(), json!(tbs.version.0.saturating_add(1)));
     out.insert("subject".into(), json!(tbs.subject.to_string()));
     out.insert("issuer".into(), json!(tbs.issuer.to_string()));
     out.insert("selfIssued".into(), json!(tbs.subject == tbs.issuer));
@@ -153,7 +153,7 @@ fn decode_request(der: &[u8], position: &str) -> Result<Value, ToolError> {
     let info = &csr.certification_request_info;
     let mut out = Map::new();
     out.insert("type".into(), json!("certificateRequest"));
-    out.insert("version".into(), json!(info.version.0 + 1));
+    out.insert("version".into(), json!(info.version.0.saturating_add(1)));
     out.insert("subject".into(), json!(info.subject.to_string()));
     out.insert("publicKey".into(), public_key(&info.subject_pki));
     out.insert(
