@@ -8,6 +8,7 @@ pub mod args;
 pub mod testing;
 
 mod case;
+mod cipher;
 mod color;
 mod compression;
 mod cron;
@@ -23,11 +24,14 @@ mod ids;
 mod json;
 mod json_query;
 mod jwt;
+mod keys;
 mod lines;
 mod lorem;
 mod markdown;
 mod math;
 mod numbers;
+mod otp;
+mod passwords;
 mod pattern;
 mod permissions;
 mod qr;
@@ -40,6 +44,7 @@ mod time;
 mod toml;
 mod units;
 mod validators;
+mod x509;
 mod xml;
 mod yaml;
 
@@ -51,6 +56,7 @@ pub type ToolFn = fn(&Args) -> ToolOutcome;
 
 const FAMILIES: &[&[(&str, ToolFn)]] = &[
     case::TOOLS,
+    cipher::TOOLS,
     compression::TOOLS,
     cron::TOOLS,
     detect::TOOLS,
@@ -65,10 +71,13 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     json::TOOLS,
     json_query::TOOLS,
     jwt::TOOLS,
+    keys::TOOLS,
     lines::TOOLS,
     lorem::TOOLS,
     markdown::TOOLS,
     numbers::TOOLS,
+    otp::TOOLS,
+    passwords::TOOLS,
     qr::TOOLS,
     pattern::TOOLS,
     secrets::TOOLS,
@@ -78,6 +87,7 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     time::TOOLS,
     toml::TOOLS,
     validators::TOOLS,
+    x509::TOOLS,
     xml::TOOLS,
     yaml::TOOLS,
     color::TOOLS,
@@ -112,6 +122,9 @@ pub const NONDETERMINISTIC: &[&str] = &[
     "password-generator",
     "random-number-generator",
     "ulid-generator",
+    "bcrypt-hasher",
+    "rsa-key-pair-generator",
+    "bip39-generator",
 ];
 
 /// Whether two JSON values have the same shape: same keys, same types, same array lengths and
