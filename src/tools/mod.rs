@@ -7,7 +7,9 @@ pub mod args;
 #[cfg(test)]
 pub mod testing;
 
+mod art;
 mod case;
+mod chars;
 mod compression;
 mod cron;
 mod diff;
@@ -18,11 +20,13 @@ mod ids;
 mod json;
 mod jwt;
 mod lines;
+mod lists;
 mod lorem;
 mod markdown;
 mod numbers;
 mod pattern;
 mod qr;
+mod roman;
 mod secrets;
 mod sql;
 mod stats;
@@ -38,7 +42,9 @@ use crate::ctp::ToolOutcome;
 pub type ToolFn = fn(&Args) -> ToolOutcome;
 
 const FAMILIES: &[&[(&str, ToolFn)]] = &[
+    art::TOOLS,
     case::TOOLS,
+    chars::TOOLS,
     compression::TOOLS,
     cron::TOOLS,
     tabular::TOOLS,
@@ -50,10 +56,12 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     json::TOOLS,
     jwt::TOOLS,
     lines::TOOLS,
+    lists::TOOLS,
     lorem::TOOLS,
     markdown::TOOLS,
     numbers::TOOLS,
     qr::TOOLS,
+    roman::TOOLS,
     pattern::TOOLS,
     secrets::TOOLS,
     sql::TOOLS,
