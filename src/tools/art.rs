@@ -254,6 +254,11 @@ fn emoji_lookup(args: &Args) -> ToolOutcome {
         (vec![e], 1, "shortcode")
     } else {
         let terms = words(query);
+        if terms.is_empty() {
+            return Err(ToolError::invalid(format!(
+                "'{query}' has no letters or digits to search for and is not an emoji; give words of an emoji's name or a :shortcode:"
+            )));
+        }
         let mut hits: Vec<(u8, usize, &emojis::Emoji)> = emojis::iter()
             .enumerate()
             .filter(|(_, e)| in_group(e))
@@ -400,6 +405,9 @@ mod tests {
         let (code, msg) = run_err("emoji-lookup", json!({"query": ":no_such_emoji:"}));
         assert_eq!(code, ErrorCode::NotFound);
         assert!(msg.contains(":no_such_emoji:"), "{msg}");
+        let (code, msg) = run_err("emoji-lookup", json!({"query": "!!!"}));
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(msg.contains("no letters"), "{msg}");
         let empty = run_ok("emoji-lookup", json!({"query": "zzzzqqq"}));
         assert_eq!(empty["count"], 0);
     }
