@@ -748,4 +748,85 @@ mod tests {
         );
         assert_eq!(code, ErrorCode::ConstraintViolation);
     }
+
+    #[test]
+    fn binary_round_trips_multilingual_text() {
+        let text = "Grüße, 世界 😀";
+        for format in ["binary", "hex", "decimal", "octal"] {
+            let encoded = run_ok("text-to-binary", json!({"input": text, "format": format}));
+            let decoded = run_ok(
+                "text-to-binary",
+                json!({"input": encoded["output"], "format": format, "mode": "decode"}),
+            );
+            assert_eq!(decoded["output"], text, "{format}");
+        }
+        let (code, msg) = run_err(
+            "text-to-binary",
+            json!({"input": "Hi", "format": "decimal", "separator": "none"}),
+        );
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(msg.contains("no fixed width"), "{msg}");
+    }
+
+    // The euro sign U+20AC: UTF-8 E2 82 AC, decimal 8364 (Unicode code chart 20A0-20CF).
+    #[test]
+    fn char_codes_round_trip_every_format() {
+        let text = "€A😀";
+        for (format, from) in [
+            ("unicode", "auto"),
+            ("decimal", "auto"),
+            ("hex", "hex"),
+            ("octal", "octal"),
+            ("html-decimal", "auto"),
+            ("html-hex", "auto"),
+            ("js", "auto"),
+            ("js-codepoint", "auto"),
+            ("utf8", "utf8"),
+            ("utf16", "utf16"),
+        ] {
+            let enc = run_ok(
+                "char-code-converter",
+                json!({"input": text, "format": format}),
+            );
+            let dec = run_ok(
+                "char-code-converter",
+                json!({"input": enc["output"], "mode": "decode", "inputFormat": from}),
+            );
+            assert_eq!(dec["output"], text, "{format}: {}", enc["output"]);
+        }
+        let euro = run_ok(
+            "char-code-converter",
+            json!({"input": "€", "format": "utf8"}),
+        );
+        assert_eq!(euro["output"], "E2 82 AC");
+        assert_eq!(euro["characters"][0]["decimal"], 8364);
+    }
+
+    #[test]
+    fn nato_round_trip_and_passthrough() {
+        let text = "CALL SIGN N123AB, OVER";
+        let spelled = run_ok("nato-alphabet-converter", json!({"input": text}));
+        assert_eq!(
+            spelled["output"],
+            "Charlie Alfa Lima Lima / Sierra India Golf November / November One Two Tree Alfa Bravo , / Oscar Victor Echo Romeo"
+        );
+        let back = run_ok(
+            "nato-alphabet-converter",
+            json!({"input": spelled["output"], "mode": "decode"}),
+        );
+        assert_eq!(back["output"], "CALL SIGN N123AB, OVER");
+        let lower = run_ok(
+            "nato-alphabet-converter",
+            json!({"input": "é x", "style": "lower"}),
+        );
+        assert_eq!(lower["output"], "é / x-ray");
+    }
+
+    #[test]
+    fn numeronym_counts_characters_not_bytes() {
+        let data = run_ok("numeronym-generator", json!({"input": "Überprüfung café"}));
+        assert_eq!(data["output"], "Ü9g c2é");
+        let digits = run_ok("numeronym-generator", json!({"input": "web3 abcd"}));
+        assert_eq!(digits["output"], "w23 a2d");
+    }
 }

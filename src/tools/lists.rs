@@ -597,4 +597,23 @@ mod tests {
         assert_eq!(code, ErrorCode::InvalidInput);
         assert!(msg.contains("Base64"), "{msg}");
     }
+
+    #[test]
+    fn line_endings_rejects_unknown_target() {
+        let (code, msg) = run_err(
+            "line-ending-converter",
+            json!({"input": "a\n", "target": "nel"}),
+        );
+        assert_eq!(code, ErrorCode::ConstraintViolation);
+        assert!(msg.contains("crlf"), "{msg}");
+        // The HTTP/1.1 header block (RFC 9112 §2.1) written with CRLF from LF text.
+        let http = run_ok(
+            "line-ending-converter",
+            json!({"input": "GET / HTTP/1.1\nHost: example.com\n\n", "target": "crlf"}),
+        );
+        assert_eq!(
+            http["output"],
+            "GET / HTTP/1.1\r\nHost: example.com\r\n\r\n"
+        );
+    }
 }
