@@ -7,7 +7,9 @@ pub mod args;
 #[cfg(test)]
 pub mod testing;
 
+mod art;
 mod case;
+mod chars;
 mod cipher;
 mod color;
 mod compression;
@@ -26,6 +28,7 @@ mod json_query;
 mod jwt;
 mod keys;
 mod lines;
+mod lists;
 mod lorem;
 mod markdown;
 mod math;
@@ -35,6 +38,7 @@ mod passwords;
 mod pattern;
 mod permissions;
 mod qr;
+mod roman;
 mod secrets;
 mod sql;
 mod stats;
@@ -55,8 +59,10 @@ use crate::ctp::ToolOutcome;
 pub type ToolFn = fn(&Args) -> ToolOutcome;
 
 const FAMILIES: &[&[(&str, ToolFn)]] = &[
+    art::TOOLS,
     case::TOOLS,
     cipher::TOOLS,
+    chars::TOOLS,
     compression::TOOLS,
     cron::TOOLS,
     detect::TOOLS,
@@ -73,12 +79,14 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     jwt::TOOLS,
     keys::TOOLS,
     lines::TOOLS,
+    lists::TOOLS,
     lorem::TOOLS,
     markdown::TOOLS,
     numbers::TOOLS,
     otp::TOOLS,
     passwords::TOOLS,
     qr::TOOLS,
+    roman::TOOLS,
     pattern::TOOLS,
     secrets::TOOLS,
     sql::TOOLS,
