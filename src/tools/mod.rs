@@ -20,6 +20,7 @@ mod jwt;
 mod lines;
 mod lorem;
 mod markdown;
+mod network;
 mod numbers;
 mod pattern;
 mod qr;
@@ -52,6 +53,7 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     lines::TOOLS,
     lorem::TOOLS,
     markdown::TOOLS,
+    network::TOOLS,
     numbers::TOOLS,
     qr::TOOLS,
     pattern::TOOLS,
@@ -83,7 +85,12 @@ pub fn implemented_ids() -> impl Iterator<Item = &'static str> {
 /// Tools whose output differs from run to run. The catalogue-wide example test checks their
 /// output has the example's shape (same keys, types, array and string lengths) instead of
 /// equal values.
-pub const NONDETERMINISTIC: &[&str] = &["uuid-generator", "password-generator"];
+pub const NONDETERMINISTIC: &[&str] = &[
+    "uuid-generator",
+    "password-generator",
+    "mac-address-generator",
+    "ipv6-ula-generator",
+];
 
 /// Whether two JSON values have the same shape: same keys, same types, same array lengths and
 /// same string lengths in characters.
