@@ -18,6 +18,7 @@ mod ids;
 mod json;
 mod jwt;
 mod lines;
+mod lookup;
 mod lorem;
 mod markdown;
 mod network;
@@ -29,6 +30,7 @@ mod sql;
 mod stats;
 mod tabular;
 mod time;
+mod web;
 mod xml;
 mod yaml;
 
@@ -51,6 +53,7 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     json::TOOLS,
     jwt::TOOLS,
     lines::TOOLS,
+    lookup::TOOLS,
     lorem::TOOLS,
     markdown::TOOLS,
     network::TOOLS,
@@ -61,6 +64,7 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     sql::TOOLS,
     stats::TOOLS,
     time::TOOLS,
+    web::TOOLS,
     xml::TOOLS,
     yaml::TOOLS,
 ];
