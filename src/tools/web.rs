@@ -536,7 +536,12 @@ fn check_http_url(name: &str, text: &str) -> Result<String, ToolError> {
 fn meta_tag_generator(args: &Args) -> ToolOutcome {
     use html_escape::{encode_double_quoted_attribute as attr, encode_text};
     let title = args.str("title")?.trim();
-    let description = args.opt_str("description").map(str::trim);
+    // Line breaks in a pasted paragraph mean nothing in a content attribute.
+    let description = args
+        .opt_str("description")
+        .map(|d| d.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|d| !d.is_empty());
+    let description = description.as_deref();
     let url = args
         .opt_str("url")
         .map(|u| check_http_url("url", u))
@@ -944,6 +949,16 @@ mod tests {
             "<meta property=\"og:title\" content=\"Tom &amp; &quot;Jerry&quot; &lt;3\">"
         ));
         assert!(out.contains("<meta name=\"twitter:card\" content=\"summary\">"));
+        let d = run_ok(
+            "meta-tag-generator",
+            json!({"title": "t", "description": "two\n  lines"}),
+        );
+        assert!(
+            d["output"]
+                .as_str()
+                .unwrap()
+                .contains("content=\"two lines\"")
+        );
     }
 
     #[test]
