@@ -29,9 +29,13 @@ mod jwt;
 mod keys;
 mod lines;
 mod lists;
+mod lookup;
+mod lorem;
 mod lorem;
 mod markdown;
+mod markdown;
 mod math;
+mod network;
 mod numbers;
 mod otp;
 mod passwords;
@@ -48,6 +52,7 @@ mod time;
 mod toml;
 mod units;
 mod validators;
+mod web;
 mod x509;
 mod xml;
 mod yaml;
@@ -80,8 +85,10 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     keys::TOOLS,
     lines::TOOLS,
     lists::TOOLS,
+    lookup::TOOLS,
     lorem::TOOLS,
     markdown::TOOLS,
+    network::TOOLS,
     numbers::TOOLS,
     otp::TOOLS,
     passwords::TOOLS,
@@ -96,6 +103,7 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     toml::TOOLS,
     validators::TOOLS,
     x509::TOOLS,
+    web::TOOLS,
     xml::TOOLS,
     yaml::TOOLS,
     color::TOOLS,
@@ -133,6 +141,8 @@ pub const NONDETERMINISTIC: &[&str] = &[
     "bcrypt-hasher",
     "rsa-key-pair-generator",
     "bip39-generator",
+    "mac-address-generator",
+    "ipv6-ula-generator",
 ];
 
 /// Whether two JSON values have the same shape: same keys, same types, same array lengths and
