@@ -31,8 +31,6 @@ mod lines;
 mod lists;
 mod lookup;
 mod lorem;
-mod lorem;
-mod markdown;
 mod markdown;
 mod math;
 mod network;
