@@ -16,6 +16,7 @@ fn detectors() -> &'static [Detector] {
     D.get_or_init(|| {
         let d = |re: &str, concepts: &'static [&'static str]| Detector { re: Regex::new(re).expect("valid detector"), concepts };
         vec![
+            d(r"(?i)safelinks\.protection\.outlook\.com|urldefense(?:\.proofpoint)?\.com", &["safelink"]),
             d(r"\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*)?", &["jwt"]),
             d(r"(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", &["uuid"]),
             d(r"(?m)(?:^|\s)(?:@(?:yearly|annually|monthly|weekly|daily|midnight|hourly)|(?:[0-9*?LW#/,-]+|[A-Z]{3}(?:-[A-Z]{3})?)(?:\s+(?:[0-9*?LW#/,-]+|[A-Za-z]{3}(?:[-,][A-Za-z]{3})*)){4,5})(?:\s|$)", &["cron"]),
@@ -29,6 +30,16 @@ fn detectors() -> &'static [Detector] {
             d(r"(?s)<\?xml.*|<([A-Za-z][\w:.-]*)[^<>]*>.*</([A-Za-z][\w:.-]*)>", &["xml"]),
             d(r"(?s)^\s*[\[{].*[\]}]\s*$|\{\s*\x22[^\x22]+\x22\s*:", &["json"]),
             d(r"(?:^|\s)/[^/\s][^/\n]*/[gimsuxy]*(?:\s|$|[?.,])", &["regex"]),
+            d(r"(?i)\bauthorization:\s*basic\b", &["basic", "auth"]),
+            d(r"\bMozilla/\d\.\d[^\n]*", &["user", "agent"]),
+            d(r"(?:^|\s)\$(?:\.\.?[\w*]+|\[)[^\s]*", &["jsonpath"]),
+            d(r"(?:^|\s)[-dlcbps][rwxsStT-]{9}(?:\s|$|[?.,])", &["chmod"]),
+            d(r"\b(?:\d{1,3}\.){3}\d{1,3}/\d{1,2}\b", &["ipv4", "subnet"]),
+            d(r"\b(?:\d{1,3}\.){3}\d{1,3}\b", &["ipv4"]),
+            d(r"(?m)^\s*\[[\w.-]+\]\s*$(?s:.*)^\s*[\w-]+\s*=\s*\S", &["toml"]),
+            d(r"(?i)\b(?:http|status|error|returns?|response|code)\b[^\n]*\b[1-5][0-9]{2}\b|\b[1-5][0-9]{2}\b[^\n]*\b(?:status|error|code|response)\b|\b(?:40[1-9]|41[0-8]|42[2-9]|431|451|50[1-8])\b", &["http", "status"]),
+            d(r"(?:^|\s)\+\d[\d \-().]{6,18}\d\b", &["phone"]),
+            d(r"\b(?:sin|cos|tan|sqrt|log|ln|exp)\s*\(|\b\d+(?:\.\d+)?\s*[+*/^%]\s*\(?\d|\b\d+\s+-\s+\(?\d", &["math", "calculate"]),
             d(r"(?m)^#{1,6} \S.*$|\*\*[^*\n]+\*\*|\[[^\]\n]+\]\([^)\s]+\)|(?m)^```", &["markdown"]),
             d(r"(?m)^[^,\n]+(?:,[^,\n]*)+\n(?:[^,\n]*(?:,[^,\n]*)+\n?){1,}", &["csv"]),
             d(r"(?m)^[A-Za-z_][\w-]*:(?:[ \t]+\S.*)?\n(?:(?:[ \t]+- |[ \t]*[A-Za-z_][\w-]*:|[ \t]+)\S.*\n?)+", &["yaml"]),
@@ -112,5 +123,20 @@ mod tests {
             vec!["markdown"]
         );
         assert!(scrub("sort these lines").concepts.is_empty());
+        assert_eq!(
+            scrub("my API returns 422, what is that").concepts,
+            vec!["http", "status"]
+        );
+        assert_eq!(scrub("-rw-r--r-- as a number?").concepts, vec!["chmod"]);
+        assert_eq!(
+            scrub("compute sin(pi/4) * 2").concepts,
+            vec!["math", "calculate"]
+        );
+        assert!(scrub("give me 500 words").concepts.is_empty());
+        assert!(scrub("what day was 2024-03-15").concepts.is_empty());
+        assert_eq!(
+            scrub("decode https://nam12.safelinks.protection.outlook.com/?url=x").concepts[0],
+            "safelink"
+        );
     }
 }

@@ -266,6 +266,18 @@ struct Match {
 }
 
 fn score_terms(terms: &[TermId], q: &Prepared, ordered: bool) -> Match {
+    // Most patterns share nothing with a request; say so without allocating.
+    let touches = q
+        .terms
+        .iter()
+        .any(|qt| qt.matches.iter().any(|(v, _)| terms.contains(v)));
+    if !touches {
+        return Match {
+            score: 0.0,
+            cov_q: 0.0,
+            credit: Vec::new(),
+        };
+    }
     let mut credit = vec![0.0; q.terms.len()];
     if terms.is_empty() {
         return Match {

@@ -214,8 +214,6 @@ const SYNONYMS: &[(&str, &str)] = &[
     ("dedup", "duplicate"),
     ("deduplicate", "duplicate"),
     ("unescape", "unescape"),
-    ("dummy", "placeholder"),
-    ("filler", "placeholder"),
     ("caps", "uppercase"),
     ("identifier", "id"),
     ("keyed", "key"),
@@ -304,9 +302,18 @@ const PHRASES: &[(&str, &str)] = &[
     ("lay out", " pretty "),
 ];
 
+fn two_for_to() -> &'static regex::Regex {
+    static RE: OnceLock<regex::Regex> = OnceLock::new();
+    RE.get_or_init(|| regex::Regex::new(r"\b([a-z]{2,})2([a-z]{2,})\b").expect("valid pattern"))
+}
+
 /// The ordered terms of a text, stop words dropped.
 pub fn terms(text: &str) -> Vec<String> {
     let mut text = text.to_lowercase();
+    // "json2yaml", "yml2json": the digit stands for "to".
+    if text.contains('2') {
+        text = two_for_to().replace_all(&text, "$1 to $2").into_owned();
+    }
     for (from, to) in PHRASES {
         if text.contains(from) {
             text = text.replace(from, to);
