@@ -60,6 +60,29 @@ fn rewrite(
     Ok(e.finish())
 }
 
+/// A JSON value as text, indented by the `indent` option the converters share ("2", "4", "tab",
+/// or "0" for compact).
+pub(crate) fn write_indented(value: &serde_json::Value, indent: &str) -> Result<String, ToolError> {
+    use serde::Serialize;
+    let unit: &[u8] = match indent {
+        "0" => b"",
+        "4" => b"    ",
+        "tab" => b"\t",
+        _ => b"  ",
+    };
+    let out = if unit.is_empty() {
+        serde_json::to_string(value)
+    } else {
+        let mut buf = Vec::new();
+        let fmt = serde_json::ser::PrettyFormatter::with_indent(unit);
+        let mut ser = serde_json::Serializer::with_formatter(&mut buf, fmt);
+        value
+            .serialize(&mut ser)
+            .map(|_| String::from_utf8_lossy(&buf).into_owned())
+    };
+    out.map_err(|e| ToolError::execution(format!("JSON serialisation failed: {e}")))
+}
+
 /// Checks that `input` is one JSON value (RFC 8259) and returns it without a leading BOM.
 pub(crate) fn validate(input: &str) -> Result<&str, ToolError> {
     // RFC 8259 §8.1 lets parsers ignore a byte order mark; editors on Windows add one.

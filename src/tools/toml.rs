@@ -306,26 +306,6 @@ fn write_toml(tree: &Tree) -> Result<String, ToolError> {
     toml::to_string(tree).map_err(|e| ToolError::invalid(format!("cannot write TOML: {e}")))
 }
 
-fn write_json(value: &Json, indent: &str) -> Result<String, ToolError> {
-    let unit: &[u8] = match indent {
-        "0" => b"",
-        "4" => b"    ",
-        "tab" => b"\t",
-        _ => b"  ",
-    };
-    let out = if unit.is_empty() {
-        serde_json::to_string(value)
-    } else {
-        let mut buf = Vec::new();
-        let fmt = serde_json::ser::PrettyFormatter::with_indent(unit);
-        let mut ser = serde_json::Serializer::with_formatter(&mut buf, fmt);
-        value
-            .serialize(&mut ser)
-            .map(|_| String::from_utf8_lossy(&buf).into_owned())
-    };
-    out.map_err(|e| ToolError::execution(format!("JSON serialisation failed: {e}")))
-}
-
 // ---- tools -----------------------------------------------------------------------------
 
 fn json_to_toml(args: &Args) -> ToolOutcome {
@@ -341,7 +321,7 @@ fn json_to_toml(args: &Args) -> ToolOutcome {
 fn toml_to_json(args: &Args) -> ToolOutcome {
     let tree = parse_toml(args.str("input")?)?;
     let value = to_json(&tree, &mut Path::default())?;
-    Ok(json!({ "output": write_json(&value, args.str("indent")?)? }))
+    Ok(json!({ "output": super::json::write_indented(&value, args.str("indent")?)? }))
 }
 
 fn yaml_to_toml(args: &Args) -> ToolOutcome {

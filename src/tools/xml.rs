@@ -16,7 +16,6 @@ use quick_xml::events::attributes::Attribute;
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
 use quick_xml::name::QName;
 use quick_xml::{Reader, XmlVersion};
-use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 pub const TOOLS: &[(&str, ToolFn)] = &[
@@ -381,7 +380,7 @@ fn xml_to_json(args: &Args) -> ToolOutcome {
     let (name, value) = root.ok_or_else(|| ToolError::invalid("invalid XML: no root element"))?;
     let mut doc = Map::new();
     doc.insert(name, value);
-    let output = write_json(&Value::Object(doc), args.str("indent")?)?;
+    let output = super::json::write_indented(&Value::Object(doc), args.str("indent")?)?;
     Ok(json!({ "output": output }))
 }
 
@@ -445,26 +444,6 @@ fn close(
         None => *root = Some((frame.name, value)),
     }
     Ok(())
-}
-
-fn write_json(value: &Value, indent: &str) -> Result<String, ToolError> {
-    let unit: &[u8] = match indent {
-        "0" => b"",
-        "4" => b"    ",
-        "tab" => b"\t",
-        _ => b"  ",
-    };
-    let out = if unit.is_empty() {
-        serde_json::to_string(value)
-    } else {
-        let mut buf = Vec::new();
-        let fmt = serde_json::ser::PrettyFormatter::with_indent(unit);
-        let mut ser = serde_json::Serializer::with_formatter(&mut buf, fmt);
-        value
-            .serialize(&mut ser)
-            .map(|_| String::from_utf8_lossy(&buf).into_owned())
-    };
-    out.map_err(|e| ToolError::execution(format!("JSON serialisation failed: {e}")))
 }
 
 fn json_to_xml(args: &Args) -> ToolOutcome {
