@@ -5,6 +5,7 @@
 
 use super::index::{Entry, Index, Pattern, TermId};
 use std::collections::{HashMap, HashSet};
+use std::sync::{Mutex, OnceLock};
 
 /// Tunable weights, kept together so the accuracy benchmark can report what it measured.
 pub struct Weights {
@@ -342,11 +343,7 @@ fn score_entry(e: &Entry, weak: &[TermId], q: &Prepared, raw: &str) -> f64 {
         let m = match p {
             Pattern::Terms(ts) => score_terms(ts, q, true),
             Pattern::Regex(re) => {
-                let hit = regex::RegexBuilder::new(re)
-                    .case_insensitive(true)
-                    .size_limit(1 << 20)
-                    .build()
-                    .is_ok_and(|r| r.is_match(raw));
+                let hit = pattern_matches(re, raw);
                 Match {
                     score: if hit { WEIGHTS.regex } else { 0.0 },
                     cov_q: 0.0,
@@ -392,13 +389,29 @@ pub struct Scored {
     pub matched: usize,
 }
 
+/// Whether a `re:` pattern matches the request. Compiled patterns are kept for the life of the
+/// process: compiling dominates otherwise (the MCP server and the tests resolve many requests).
+fn pattern_matches(re: &str, raw: &str) -> bool {
+    static CACHE: OnceLock<Mutex<HashMap<String, Option<regex::Regex>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    let compiled = {
+        let mut map = cache.lock().unwrap_or_else(|e| e.into_inner());
+        map.entry(re.to_string())
+            .or_insert_with(|| {
+                regex::RegexBuilder::new(re)
+                    .case_insensitive(true)
+                    .size_limit(1 << 20)
+                    .build()
+                    .ok()
+            })
+            .clone()
+    };
+    compiled.is_some_and(|r| r.is_match(raw))
+}
+
 fn regex_hit(e: &Entry, raw: &str) -> bool {
     e.patterns.iter().any(|p| match p {
-        Pattern::Regex(re) => regex::RegexBuilder::new(re)
-            .case_insensitive(true)
-            .size_limit(1 << 20)
-            .build()
-            .is_ok_and(|r| r.is_match(raw)),
+        Pattern::Regex(re) => pattern_matches(re, raw),
         Pattern::Terms(_) => false,
     })
 }
