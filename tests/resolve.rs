@@ -188,6 +188,16 @@ fn do_runs_nothing_without_a_confident_single_match() {
 }
 
 #[test]
+fn do_takes_the_data_pasted_into_the_request() {
+    let mut t = exported();
+    let out = t.args(["do", "what date is 1700000000"]).run();
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    assert_eq!(out.json()["data"]["iso8601"], "2023-11-14T22:13:20Z");
+    let out = t.args(["do", "base64 encode 'hello'"]).run();
+    assert_eq!(out.json()["data"]["output"], "aGVsbG8=", "{}", out.stdout);
+}
+
+#[test]
 fn do_names_missing_parameters() {
     let mut t = exported();
     let out = t.args(["do", "base64", "encode"]).run();

@@ -61,7 +61,8 @@ pub fn run(mode: Mode, words: &[String]) -> Result<ExitCode, Error> {
         return Ok(exit);
     };
     let target = target::for_candidate(best)?;
-    let inv = crate::argv::parse_slots(&crate::argv::slots_for_intent(&target.intent), rest)?;
+    let mut inv = crate::argv::parse_slots(&crate::argv::slots_for_intent(&target.intent), rest)?;
+    fill_from_request(&target.intent, &request, &mut inv.args);
     let flags = Flags {
         yes: inv.yes,
         dry_run: inv.dry_run,
@@ -73,4 +74,24 @@ pub fn run(mode: Mode, words: &[String]) -> Result<ExitCode, Error> {
     Ok(result
         .error_code()
         .map_or(ExitCode::Success, ExitCode::for_error_code))
+}
+
+/// Data pasted into the request ("what date is 1700000000", "sha256 of 'abc'") fills the intent's
+/// one missing required parameter, when there is exactly one of each; anything less clear-cut is
+/// left to the caller, who gets the usual "missing parameter" error.
+fn fill_from_request(
+    intent: &crate::cmp::Intent,
+    request: &str,
+    args: &mut serde_json::Map<String, serde_json::Value>,
+) {
+    let missing: Vec<&String> = intent
+        .params
+        .iter()
+        .filter(|(name, spec)| spec.required && !args.contains_key(*name))
+        .map(|(name, _)| name)
+        .collect();
+    let data = crate::resolve::samples::scrub(request).data;
+    if let ([name], [value]) = (missing.as_slice(), data.as_slice()) {
+        args.insert((*name).clone(), serde_json::Value::String(value.clone()));
+    }
 }

@@ -1,7 +1,7 @@
 //! Intent resolution: from words ("pretty print this json") to ranked intents of installed tools.
 
 pub mod index;
-mod samples;
+pub mod samples;
 mod score;
 pub mod text;
 

@@ -66,11 +66,14 @@ fn quoted() -> &'static Regex {
 pub struct Scrubbed {
     pub text: String,
     pub concepts: Vec<&'static str>,
+    /// The pasted data itself (samples and quoted text), in order of appearance.
+    pub data: Vec<String>,
 }
 
 pub fn scrub(request: &str) -> Scrubbed {
     let mut text = request.to_string();
     let mut concepts = Vec::new();
+    let mut data: Vec<(usize, String)> = Vec::new();
     for d in detectors() {
         if d.re.is_match(&text) {
             for c in d.concepts {
@@ -78,11 +81,32 @@ pub fn scrub(request: &str) -> Scrubbed {
                     concepts.push(*c);
                 }
             }
+            data.extend(
+                d.re.find_iter(&text)
+                    .map(|m| (m.start(), m.as_str().trim().to_string())),
+            );
             text = d.re.replace_all(&text, " ").into_owned();
         }
     }
+    for m in quoted().find_iter(&text) {
+        let inner = m
+            .as_str()
+            .trim()
+            .trim_matches(|c: char| !c.is_alphanumeric() && !"'\"`\u{201c}\u{201d}".contains(c));
+        let inner = inner.trim_matches(['\'', '"', '`', '\u{201c}', '\u{201d}']);
+        data.push((m.start(), inner.to_string()));
+    }
     text = quoted().replace_all(&text, " ").into_owned();
-    Scrubbed { text, concepts }
+    data.sort_by_key(|(at, _)| *at);
+    Scrubbed {
+        text,
+        concepts,
+        data: data
+            .into_iter()
+            .map(|(_, d)| d)
+            .filter(|d| !d.is_empty())
+            .collect(),
+    }
 }
 
 #[cfg(test)]
@@ -105,6 +129,8 @@ mod tests {
         );
         assert_eq!(scrub(r#"{"a":1} make it readable"#).concepts, vec!["json"]);
         assert_eq!(scrub("sha256 of 'hello world'").text.trim(), "sha256 of");
+        assert_eq!(scrub("sha256 of 'hello world'").data, vec!["hello world"]);
+        assert_eq!(scrub("what date is 1700000000").data, vec!["1700000000"]);
         assert_eq!(
             scrub("What's the blake2b checksum of 'abc'?").text.trim(),
             "What's the blake2b checksum of"
