@@ -53,18 +53,11 @@ fn sql_formatter(args: &Args) -> ToolOutcome {
 #[cfg(test)]
 mod tests {
     use crate::ctp::ErrorCode;
-    use crate::tools::testing::{run_err, run_ok};
+    use crate::tools::testing::run_err;
     use serde_json::json;
 
     fn format(input: &str, extra: serde_json::Value) -> String {
-        let mut args = json!({ "input": input });
-        if let (Some(a), Some(e)) = (args.as_object_mut(), extra.as_object()) {
-            a.extend(e.clone());
-        }
-        run_ok("sql-formatter", args)["output"]
-            .as_str()
-            .unwrap()
-            .to_string()
+        crate::tools::testing::output_with("sql-formatter", input, extra)
     }
 
     // sqlformat's own test it_converts_keywords_to_uppercase_when_option_passed_in.

@@ -37,3 +37,17 @@ pub fn run_err(id: &str, args: Value) -> (ErrorCode, String) {
         result.error.expect("failure carries a message"),
     )
 }
+
+/// Runs a text tool on `input` plus the options in `extra` (a JSON object) and returns its
+/// `data.output` string.
+#[track_caller]
+pub fn output_with(id: &str, input: &str, extra: Value) -> String {
+    let mut args = serde_json::json!({ "input": input });
+    if let (Some(a), Some(e)) = (args.as_object_mut(), extra.as_object()) {
+        a.extend(e.clone());
+    }
+    run_ok(id, args)["output"]
+        .as_str()
+        .expect("output is a string")
+        .to_string()
+}

@@ -661,14 +661,7 @@ mod tests {
     use serde_json::json;
 
     fn format(input: &str, extra: serde_json::Value) -> String {
-        let mut args = json!({ "input": input });
-        if let (Some(a), Some(e)) = (args.as_object_mut(), extra.as_object()) {
-            a.extend(e.clone());
-        }
-        run_ok("xml-formatter", args)["output"]
-            .as_str()
-            .unwrap()
-            .to_string()
+        crate::tools::testing::output_with("xml-formatter", input, extra)
     }
 
     // The W3Schools "note" example, the usual first XML document.
