@@ -13,12 +13,7 @@ pub fn run(mode: Mode, words: &[String]) -> Result<ExitCode, Error> {
         super::print_subcommand_help("do");
         return Ok(ExitCode::Success);
     }
-    let split = words
-        .iter()
-        .position(|w| w.starts_with("--"))
-        .unwrap_or(words.len());
-    let (request, rest) = words.split_at(split);
-    let request = request.join(" ");
+    let (request, rest) = split_request(words);
     if request.trim().is_empty() {
         return Err(Error::Usage(
             "say what you want first, e.g. cmpx do pretty print json --input @f.json".into(),
@@ -61,7 +56,7 @@ pub fn run(mode: Mode, words: &[String]) -> Result<ExitCode, Error> {
         return Ok(exit);
     };
     let target = target::for_candidate(best)?;
-    let mut inv = crate::argv::parse_slots(&crate::argv::slots_for_intent(&target.intent), rest)?;
+    let mut inv = crate::argv::parse_slots(&crate::argv::slots_for_intent(&target.intent), &rest)?;
     fill_from_request(&target.intent, &request, &mut inv.args);
     let flags = Flags {
         yes: inv.yes,
@@ -74,6 +69,38 @@ pub fn run(mode: Mode, words: &[String]) -> Result<ExitCode, Error> {
     Ok(result
         .error_code()
         .map_or(ExitCode::Success, ExitCode::for_error_code))
+}
+
+/// Splits `do` words into the request text and the flags and parameters. Request words come
+/// first, but the run flags (`--yes`, `--dry-run`, `--timeout N`) may also lead, as people type
+/// `cmpx do --yes …` as often as they put them last.
+fn split_request(words: &[String]) -> (String, Vec<String>) {
+    let mut rest = Vec::new();
+    let mut i = 0;
+    while let Some(w) = words.get(i) {
+        match w.as_str() {
+            "--yes" | "--dry-run" => {
+                rest.push(w.clone());
+                i += 1;
+            }
+            "--timeout" => {
+                rest.extend(words[i..].iter().take(2).cloned());
+                i += 2;
+            }
+            _ if w.starts_with("--timeout=") => {
+                rest.push(w.clone());
+                i += 1;
+            }
+            _ => break,
+        }
+    }
+    let words = &words[i.min(words.len())..];
+    let split = words
+        .iter()
+        .position(|w| w.starts_with("--"))
+        .unwrap_or(words.len());
+    rest.extend(words[split..].iter().cloned());
+    (words[..split].join(" "), rest)
 }
 
 /// Data pasted into the request ("what date is 1700000000", "sha256 of 'abc'") fills the intent's
@@ -93,5 +120,37 @@ fn fill_from_request(
     let data = crate::resolve::samples::scrub(request).data;
     if let ([name], [value]) = (missing.as_slice(), data.as_slice()) {
         args.insert((*name).clone(), serde_json::Value::String(value.clone()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_request;
+
+    fn split(words: &[&str]) -> (String, Vec<String>) {
+        split_request(&words.iter().map(|w| w.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn run_flags_may_lead_or_trail_the_request() {
+        assert_eq!(
+            split(&["--yes", "--timeout", "5", "reset", "git", "--input", "x"]),
+            (
+                "reset git".to_string(),
+                vec!["--yes", "--timeout", "5", "--input", "x"]
+                    .into_iter()
+                    .map(String::from)
+                    .collect()
+            )
+        );
+        assert_eq!(
+            split(&["base64", "encode", "--dry-run"]),
+            ("base64 encode".to_string(), vec!["--dry-run".to_string()])
+        );
+        assert_eq!(
+            split(&["--dry-run"]),
+            (String::new(), vec!["--dry-run".to_string()])
+        );
+        assert_eq!(split(&["--timeout"]).0, "");
     }
 }
