@@ -40,8 +40,19 @@ pub fn print_value(mode: Mode, value: &Value) {
 
 /// Prints a ToolResult: the envelope in JSON mode; the data (or the error) for a person.
 pub fn print_result(mode: Mode, result: &ToolResult) {
-    if mode.is_json() {
-        print_value(mode, &result.to_value());
+    if let Mode::Json { pretty } = mode {
+        // Serialised straight into the buffered stdout: a large result is never copied into an
+        // intermediate Value or String.
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+        let written = if pretty {
+            serde_json::to_writer_pretty(&mut out, result)
+        } else {
+            serde_json::to_writer(&mut out, result)
+        };
+        if written.is_ok() {
+            let _ = out.write_all(b"\n");
+        }
+        let _ = out.flush();
         return;
     }
     if result.success {

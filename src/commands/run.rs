@@ -26,7 +26,7 @@ pub fn run(mode: Mode, tool: &str, tokens: &[String]) -> Result<ExitCode, Error>
         print_help(&def);
         return Ok(ExitCode::Success);
     }
-    let result = crate::exec::run_definition(&def, &inv.args);
+    let result = crate::exec::run_definition_owned(&def, inv.args);
     output::print_result(mode, &result);
     Ok(result
         .error_code()

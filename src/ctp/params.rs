@@ -11,11 +11,20 @@ pub fn prepare(
     def: &ToolDefinition,
     raw: &Map<String, Value>,
 ) -> Result<Map<String, Value>, ToolError> {
-    reject_unknown(def, raw)?;
+    prepare_owned(def, raw.clone())
+}
+
+/// [`prepare`] for arguments the caller no longer needs: values move instead of being copied,
+/// which matters when one is a 1 GiB file read with `@path`.
+pub fn prepare_owned(
+    def: &ToolDefinition,
+    mut raw: Map<String, Value>,
+) -> Result<Map<String, Value>, ToolError> {
+    reject_unknown(def, &raw)?;
     let mut out = Map::new();
     for param in &def.parameters {
-        let value = match raw.get(&param.name) {
-            Some(v) => normalise(param, v.clone())?,
+        let value = match raw.remove(&param.name) {
+            Some(v) => normalise(param, v)?,
             None => None,
         };
         match value {

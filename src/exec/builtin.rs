@@ -33,9 +33,15 @@ pub fn run_builtin(id: &str, raw: &Map<String, Value>) -> ToolResult {
 
 /// Runs a known definition: normalise → validate → execute → ToolResult with metadata.
 pub fn run_definition(def: &ToolDefinition, raw: &Map<String, Value>) -> ToolResult {
+    run_definition_owned(def, raw.clone())
+}
+
+/// [`run_definition`] taking the arguments by value, so a large input is never copied.
+pub fn run_definition_owned(def: &ToolDefinition, raw: Map<String, Value>) -> ToolResult {
     let started = Instant::now();
-    let outcome = params::prepare(def, raw).and_then(|prepared| execute(def, &prepared));
-    super::envelope(outcome, started, raw, def.version())
+    let input_size = super::serialized_len(&raw);
+    let outcome = params::prepare_owned(def, raw).and_then(|prepared| execute(def, &prepared));
+    super::envelope_sized(outcome, started, input_size, def.version())
 }
 
 fn execute(def: &ToolDefinition, prepared: &Map<String, Value>) -> Result<Value, ToolError> {

@@ -95,7 +95,15 @@ pub fn decode_base64_param(name: &str, text: &str) -> Result<Vec<u8>, ToolError>
     use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
     const LENIENT: GeneralPurposeConfig =
         GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent);
-    let compact: String = text.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+    // Line-wrapped Base64 is common; copying is only paid when there is whitespace to drop.
+    let compact: std::borrow::Cow<[u8]> = if text.bytes().any(|b| b.is_ascii_whitespace()) {
+        text.bytes()
+            .filter(|b| !b.is_ascii_whitespace())
+            .collect::<Vec<u8>>()
+            .into()
+    } else {
+        text.as_bytes().into()
+    };
     let standard = GeneralPurpose::new(&base64::alphabet::STANDARD, LENIENT);
     let url_safe = GeneralPurpose::new(&base64::alphabet::URL_SAFE, LENIENT);
     standard

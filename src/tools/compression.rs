@@ -2,6 +2,7 @@
 
 use super::ToolFn;
 use super::args::{Args, decode_base64_param};
+use super::data::with_output;
 use crate::ctp::{ToolError, ToolOutcome};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
@@ -22,23 +23,23 @@ fn gzip_compressor(args: &Args) -> ToolOutcome {
     if args.str("mode")? == "decompress" {
         return decompress(input, format);
     }
-    let data = match args.str("inputEncoding")? {
-        "base64" => decode_base64_param("input", input)?,
-        _ => input.as_bytes().to_vec(),
+    let data: std::borrow::Cow<[u8]> = match args.str("inputEncoding")? {
+        "base64" => decode_base64_param("input", input)?.into(),
+        _ => input.as_bytes().into(),
     };
     let level = u32::try_from(args.i64("level")?)
         .map_err(|_| ToolError::invalid("parameter 'level' must be between 0 and 9"))?;
     let compressed = compress(&data, format, Compression::new(level))
         .map_err(|e| ToolError::execution(format!("compression failed: {e}")))?;
-    Ok(json!({
-        "output": STANDARD.encode(&compressed),
+    let fields = json!({
         "mode": "compress",
         "format": format,
         "level": level,
         "inputSize": data.len(),
         "outputSize": compressed.len(),
         "ratio": ratio(compressed.len(), data.len()),
-    }))
+    });
+    Ok(with_output(STANDARD.encode(&compressed), fields))
 }
 
 fn compress(data: &[u8], format: &str, level: Compression) -> std::io::Result<Vec<u8>> {
@@ -70,15 +71,15 @@ fn decompress(input: &str, format: &str) -> ToolOutcome {
         Ok(text) => (text, "utf-8"),
         Err(e) => (STANDARD.encode(e.into_bytes()), "base64"),
     };
-    Ok(json!({
-        "output": output,
+    let fields = json!({
         "outputEncoding": encoding,
         "mode": "decompress",
         "format": format,
         "inputSize": data.len(),
         "outputSize": size,
         "ratio": ratio(data.len(), size),
-    }))
+    });
+    Ok(with_output(output, fields))
 }
 
 /// Decompresses `data`, refusing to produce more than `limit` bytes.

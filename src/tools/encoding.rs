@@ -2,6 +2,7 @@
 
 use super::ToolFn;
 use super::args::{Args, decode_base64_param};
+use super::data::with_output;
 use crate::ctp::{ToolError, ToolOutcome};
 use base64::Engine;
 use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD};
@@ -24,9 +25,10 @@ fn base64_encoder(args: &Args) -> ToolOutcome {
     if mode == "decode" {
         let bytes = decode_base64_param("input", input)?;
         return Ok(match String::from_utf8(bytes) {
-            Ok(text) => json!({ "output": text, "mode": mode, "outputEncoding": "utf-8" }),
+            Ok(text) => with_output(text, json!({ "mode": mode, "outputEncoding": "utf-8" })),
             Err(e) => {
-                json!({ "output": STANDARD.encode(e.into_bytes()), "mode": mode, "outputEncoding": "base64" })
+                let encoded = STANDARD.encode(e.into_bytes());
+                with_output(encoded, json!({ "mode": mode, "outputEncoding": "base64" }))
             }
         });
     }
@@ -43,7 +45,10 @@ fn base64_encoder(args: &Args) -> ToolOutcome {
     } else {
         wrap(&encoded, width)
     };
-    Ok(json!({ "output": output, "mode": mode, "variant": variant }))
+    Ok(with_output(
+        output,
+        json!({ "mode": mode, "variant": variant }),
+    ))
 }
 
 /// Splits ASCII text into lines of `width` characters joined by CRLF-free newlines.

@@ -8,6 +8,7 @@ use base64::engine::general_purpose::STANDARD;
 use digest::Digest;
 use hmac::{Hmac, KeyInit, Mac, SimpleHmac};
 use serde_json::{Map, Value, json};
+use std::borrow::Cow;
 
 pub const TOOLS: &[(&str, ToolFn)] = &[
     ("hash-generator", hash_generator),
@@ -149,7 +150,11 @@ fn decode_expected(text: &str) -> Result<Vec<u8>, ToolError> {
 }
 
 /// Decodes a text/hex/base64 parameter into the bytes to hash.
-pub(crate) fn decode_input(name: &str, text: &str, encoding: &str) -> Result<Vec<u8>, ToolError> {
+pub(crate) fn decode_input<'a>(
+    name: &str,
+    text: &'a str,
+    encoding: &str,
+) -> Result<Cow<'a, [u8]>, ToolError> {
     match encoding {
         "hex" => {
             let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
@@ -157,14 +162,14 @@ pub(crate) fn decode_input(name: &str, text: &str, encoding: &str) -> Result<Vec
                 .strip_prefix("0x")
                 .or_else(|| compact.strip_prefix("0X"))
                 .unwrap_or(&compact);
-            hex::decode(digits).map_err(|e| {
+            hex::decode(digits).map(Cow::Owned).map_err(|e| {
                 ToolError::invalid(format!(
                     "parameter '{name}' is not valid hexadecimal: {e} (whitespace is ignored)"
                 ))
             })
         }
-        "base64" => decode_base64_param(name, text),
-        _ => Ok(text.as_bytes().to_vec()),
+        "base64" => decode_base64_param(name, text).map(Cow::Owned),
+        _ => Ok(Cow::Borrowed(text.as_bytes())),
     }
 }
 

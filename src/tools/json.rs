@@ -7,6 +7,7 @@
 
 use super::ToolFn;
 use super::args::Args;
+use super::data::with_output;
 use crate::ctp::{ToolError, ToolOutcome};
 use serde::Deserialize;
 use serde_json::json;
@@ -28,18 +29,15 @@ fn json_formatter(args: &Args) -> ToolOutcome {
     };
     let capacity = src.len() + src.len() / 2 + 16;
     let output = rewrite(src, Some(unit), args, capacity)?;
-    Ok(json!({ "output": output }))
+    Ok(with_output(output, serde_json::Value::Null))
 }
 
 fn json_minifier(args: &Args) -> ToolOutcome {
     let input = args.str("input")?;
     let src = validate(input)?;
     let output = rewrite(src, None, args, src.len())?;
-    Ok(json!({
-        "output": output,
-        "originalSize": input.len(),
-        "minifiedSize": output.len(),
-    }))
+    let sizes = json!({ "originalSize": input.len(), "minifiedSize": output.len() });
+    Ok(with_output(output, sizes))
 }
 
 /// Re-emits validated JSON with the given indentation unit (`None` = minified).

@@ -4,6 +4,7 @@
 //! receives parameters already normalised, validated and defaulted by the executor.
 
 pub mod args;
+pub mod data;
 #[cfg(test)]
 pub mod testing;
 

@@ -8,6 +8,7 @@
 
 use super::ToolFn;
 use super::args::Args;
+use super::data::with_output;
 use super::json::{self, Node};
 use crate::ctp::{ToolError, ToolOutcome};
 use regex::Regex;
@@ -215,10 +216,10 @@ fn yaml_to_json(args: &Args) -> ToolOutcome {
         let mut ser = serde_json::Serializer::with_formatter(&mut buf, fmt);
         value
             .serialize(&mut ser)
-            .map(|_| String::from_utf8_lossy(&buf).into_owned())
+            .map(|_| String::from_utf8(buf).unwrap_or_default())
     }
     .map_err(|e| ToolError::execution(format!("JSON serialisation failed: {e}")))?;
-    Ok(json!({ "output": output, "documents": count }))
+    Ok(with_output(output, json!({ "documents": count })))
 }
 
 pub(crate) fn yaml_error(e: &serde_norway::Error) -> ToolError {
