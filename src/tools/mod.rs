@@ -11,6 +11,7 @@ mod art;
 mod case;
 mod chars;
 mod cipher;
+mod cleanup;
 mod color;
 mod compression;
 mod cron;
@@ -40,6 +41,7 @@ mod passwords;
 mod pattern;
 mod permissions;
 mod qr;
+mod replace;
 mod roman;
 mod secrets;
 mod sql;
@@ -66,6 +68,7 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     case::TOOLS,
     cipher::TOOLS,
     chars::TOOLS,
+    cleanup::TOOLS,
     compression::TOOLS,
     cron::TOOLS,
     detect::TOOLS,
@@ -91,6 +94,7 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     otp::TOOLS,
     passwords::TOOLS,
     qr::TOOLS,
+    replace::TOOLS,
     roman::TOOLS,
     pattern::TOOLS,
     secrets::TOOLS,
