@@ -28,6 +28,7 @@ mod json;
 mod json_query;
 mod jwt;
 mod keys;
+mod layout;
 mod lines;
 mod lists;
 mod lookup;
@@ -84,6 +85,7 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     json_query::TOOLS,
     jwt::TOOLS,
     keys::TOOLS,
+    layout::TOOLS,
     lines::TOOLS,
     lists::TOOLS,
     lookup::TOOLS,

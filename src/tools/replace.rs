@@ -117,7 +117,7 @@ fn is_whole_word(text: &str, start: usize, end: usize) -> bool {
 
 /// Reads `\n`, `\r`, `\t`, `\0`, `\\`, `\xHH` and `\u{H…}` when escapes are on (a newline or tab
 /// is awkward to type into a one-line field). Unknown escapes stay as written.
-fn read_escapes(text: &str, on: bool) -> String {
+pub(super) fn read_escapes(text: &str, on: bool) -> String {
     if !on {
         return text.to_string();
     }
