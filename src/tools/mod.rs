@@ -35,6 +35,7 @@ mod lookup;
 mod lorem;
 mod markdown;
 mod math;
+mod measure;
 mod network;
 mod numbers;
 mod otp;
@@ -113,6 +114,7 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     color::TOOLS,
     durations::TOOLS,
     math::TOOLS,
+    measure::TOOLS,
     permissions::TOOLS,
     units::TOOLS,
 ];
