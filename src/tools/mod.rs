@@ -21,6 +21,7 @@ mod docker;
 mod durations;
 mod encoding;
 mod escape;
+mod extract;
 mod files;
 mod hashing;
 mod ids;
@@ -79,6 +80,7 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     docker::TOOLS,
     encoding::TOOLS,
     escape::TOOLS,
+    extract::TOOLS,
     files::TOOLS,
     hashing::TOOLS,
     ids::TOOLS,
