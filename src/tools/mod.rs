@@ -12,6 +12,7 @@ mod art;
 mod case;
 mod chars;
 mod cipher;
+mod cleanup;
 mod color;
 mod compression;
 mod cron;
@@ -21,6 +22,7 @@ mod docker;
 mod durations;
 mod encoding;
 mod escape;
+mod extract;
 mod files;
 mod hashing;
 mod ids;
@@ -28,12 +30,14 @@ mod json;
 mod json_query;
 mod jwt;
 mod keys;
+mod layout;
 mod lines;
 mod lists;
 mod lookup;
 mod lorem;
 mod markdown;
 mod math;
+mod measure;
 mod network;
 mod numbers;
 mod otp;
@@ -41,6 +45,7 @@ mod passwords;
 mod pattern;
 mod permissions;
 mod qr;
+mod replace;
 mod roman;
 mod secrets;
 mod sql;
@@ -67,6 +72,7 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     case::TOOLS,
     cipher::TOOLS,
     chars::TOOLS,
+    cleanup::TOOLS,
     compression::TOOLS,
     cron::TOOLS,
     detect::TOOLS,
@@ -75,6 +81,7 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     docker::TOOLS,
     encoding::TOOLS,
     escape::TOOLS,
+    extract::TOOLS,
     files::TOOLS,
     hashing::TOOLS,
     ids::TOOLS,
@@ -82,6 +89,7 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     json_query::TOOLS,
     jwt::TOOLS,
     keys::TOOLS,
+    layout::TOOLS,
     lines::TOOLS,
     lists::TOOLS,
     lookup::TOOLS,
@@ -92,6 +100,7 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     otp::TOOLS,
     passwords::TOOLS,
     qr::TOOLS,
+    replace::TOOLS,
     roman::TOOLS,
     pattern::TOOLS,
     secrets::TOOLS,
@@ -108,6 +117,7 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     color::TOOLS,
     durations::TOOLS,
     math::TOOLS,
+    measure::TOOLS,
     permissions::TOOLS,
     units::TOOLS,
 ];
