@@ -8,6 +8,7 @@ pub mod args;
 pub mod testing;
 
 mod art;
+mod bits;
 mod case;
 mod chars;
 mod cipher;
@@ -23,6 +24,7 @@ mod escape;
 mod files;
 mod hashing;
 mod ids;
+mod ipv6;
 mod json;
 mod json_query;
 mod jwt;
@@ -33,6 +35,7 @@ mod lookup;
 mod lorem;
 mod markdown;
 mod math;
+mod modular;
 mod network;
 mod numbers;
 mod otp;
@@ -63,6 +66,7 @@ pub type ToolFn = fn(&Args) -> ToolOutcome;
 
 const FAMILIES: &[&[(&str, ToolFn)]] = &[
     art::TOOLS,
+    bits::TOOLS,
     case::TOOLS,
     cipher::TOOLS,
     chars::TOOLS,
@@ -77,6 +81,7 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     files::TOOLS,
     hashing::TOOLS,
     ids::TOOLS,
+    ipv6::TOOLS,
     json::TOOLS,
     json_query::TOOLS,
     jwt::TOOLS,
@@ -107,6 +112,7 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     color::TOOLS,
     durations::TOOLS,
     math::TOOLS,
+    modular::TOOLS,
     permissions::TOOLS,
     units::TOOLS,
 ];
