@@ -15,6 +15,7 @@ mod cipher;
 mod color;
 mod compression;
 mod cron;
+mod dates;
 mod detect;
 mod diff;
 mod docker;
@@ -22,6 +23,7 @@ mod durations;
 mod encoding;
 mod escape;
 mod files;
+mod geo;
 mod hashing;
 mod ids;
 mod ipv6;
@@ -72,6 +74,7 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     chars::TOOLS,
     compression::TOOLS,
     cron::TOOLS,
+    dates::TOOLS,
     detect::TOOLS,
     tabular::TOOLS,
     diff::TOOLS,
@@ -79,6 +82,7 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     encoding::TOOLS,
     escape::TOOLS,
     files::TOOLS,
+    geo::TOOLS,
     hashing::TOOLS,
     ids::TOOLS,
     ipv6::TOOLS,
