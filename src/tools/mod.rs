@@ -30,6 +30,7 @@ mod ipv6;
 mod json;
 mod json_query;
 mod jwt;
+mod keyformats;
 mod keys;
 mod lines;
 mod lists;
@@ -89,6 +90,7 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     json::TOOLS,
     json_query::TOOLS,
     jwt::TOOLS,
+    keyformats::TOOLS,
     keys::TOOLS,
     lines::TOOLS,
     lists::TOOLS,
