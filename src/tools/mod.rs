@@ -9,6 +9,7 @@ pub mod data;
 pub mod testing;
 
 mod art;
+mod bits;
 mod case;
 mod chars;
 mod cipher;
@@ -16,6 +17,7 @@ mod cleanup;
 mod color;
 mod compression;
 mod cron;
+mod dates;
 mod detect;
 mod diff;
 mod docker;
@@ -24,11 +26,14 @@ mod encoding;
 mod escape;
 mod extract;
 mod files;
+mod geo;
 mod hashing;
 mod ids;
+mod ipv6;
 mod json;
 mod json_query;
 mod jwt;
+mod keyformats;
 mod keys;
 mod layout;
 mod lines;
@@ -38,6 +43,7 @@ mod lorem;
 mod markdown;
 mod math;
 mod measure;
+mod modular;
 mod network;
 mod numbers;
 mod otp;
@@ -69,12 +75,14 @@ pub type ToolFn = fn(&Args) -> ToolOutcome;
 
 const FAMILIES: &[&[(&str, ToolFn)]] = &[
     art::TOOLS,
+    bits::TOOLS,
     case::TOOLS,
     cipher::TOOLS,
     chars::TOOLS,
     cleanup::TOOLS,
     compression::TOOLS,
     cron::TOOLS,
+    dates::TOOLS,
     detect::TOOLS,
     tabular::TOOLS,
     diff::TOOLS,
@@ -83,11 +91,14 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     escape::TOOLS,
     extract::TOOLS,
     files::TOOLS,
+    geo::TOOLS,
     hashing::TOOLS,
     ids::TOOLS,
+    ipv6::TOOLS,
     json::TOOLS,
     json_query::TOOLS,
     jwt::TOOLS,
+    keyformats::TOOLS,
     keys::TOOLS,
     layout::TOOLS,
     lines::TOOLS,
@@ -118,6 +129,7 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     durations::TOOLS,
     math::TOOLS,
     measure::TOOLS,
+    modular::TOOLS,
     permissions::TOOLS,
     units::TOOLS,
 ];

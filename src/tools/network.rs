@@ -317,7 +317,7 @@ fn ipv4_address_converter(args: &Args) -> ToolOutcome {
 }
 
 /// All eight groups, four hex digits each.
-fn full_ipv6(a: Ipv6Addr) -> String {
+pub(super) fn full_ipv6(a: Ipv6Addr) -> String {
     a.segments()
         .iter()
         .map(|s| format!("{s:04x}"))
@@ -417,7 +417,7 @@ fn parse_mac_bytes(text: &str, what: &str) -> Result<Vec<u8>, ToolError> {
     hex::decode(&hex).map_err(|e| ToolError::invalid(format!("{what} '{t}': {e}")))
 }
 
-fn format_mac(bytes: &[u8; 6], separator: &str, upper: bool) -> String {
+pub(super) fn format_mac(bytes: &[u8; 6], separator: &str, upper: bool) -> String {
     let hex = if upper {
         hex::encode_upper(bytes)
     } else {
