@@ -10,7 +10,9 @@ pub mod testing;
 mod art;
 mod case;
 mod chars;
+mod checksums;
 mod cipher;
+mod classic_ciphers;
 mod color;
 mod compression;
 mod cron;
@@ -20,12 +22,15 @@ mod docker;
 mod durations;
 mod encoding;
 mod escape;
+mod fernet;
 mod files;
+mod hash_id;
 mod hashing;
 mod ids;
 mod json;
 mod json_query;
 mod jwt;
+mod kdf;
 mod keys;
 mod lines;
 mod lists;
@@ -65,6 +70,8 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     art::TOOLS,
     case::TOOLS,
     cipher::TOOLS,
+    checksums::TOOLS,
+    classic_ciphers::TOOLS,
     chars::TOOLS,
     compression::TOOLS,
     cron::TOOLS,
@@ -74,12 +81,15 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     docker::TOOLS,
     encoding::TOOLS,
     escape::TOOLS,
+    fernet::TOOLS,
     files::TOOLS,
+    hash_id::TOOLS,
     hashing::TOOLS,
     ids::TOOLS,
     json::TOOLS,
     json_query::TOOLS,
     jwt::TOOLS,
+    kdf::TOOLS,
     keys::TOOLS,
     lines::TOOLS,
     lists::TOOLS,
