@@ -52,8 +52,13 @@ fn caesar_cipher(args: &Args) -> ToolOutcome {
         args.i64("shift")?
     };
     // Any integer works: -3 decodes a shift of 3, 29 is the same as 3.
-    let signed = if mode == "decode" { -shift } else { shift };
-    let effective = u8::try_from(signed.rem_euclid(26)).unwrap_or(0);
+    let forward = shift.rem_euclid(26);
+    let signed = if mode == "decode" {
+        (26 - forward) % 26
+    } else {
+        forward
+    };
+    let effective = u8::try_from(signed).unwrap_or(0);
     let mut data = json!({
         "output": caesar(input, effective),
         "variant": variant,
@@ -331,6 +336,12 @@ mod tests {
         );
         let data = run_ok("caesar-cipher", json!({"input": "x", "shift": -1}));
         assert_eq!(data["effectiveShift"], 25);
+        let extreme = run_ok(
+            "caesar-cipher",
+            json!({"input": "abc", "shift": i64::MIN, "mode": "decode"}),
+        );
+        // i64::MIN ≡ 18 (mod 26), so decoding shifts back by 18 (forward by 8).
+        assert_eq!(extreme["output"], "ijk");
     }
 
     #[test]

@@ -51,7 +51,7 @@ fn compressed_result(original: usize, packed: &[u8], echo: Echo) -> Value {
     }
     m.insert("inputSize".into(), json!(original));
     m.insert("outputSize".into(), json!(packed.len()));
-    m.insert("ratio".into(), ratio(packed.len(), original));
+    insert_ratio(&mut m, packed.len(), original);
     Value::Object(m)
 }
 
@@ -70,7 +70,7 @@ fn decompressed_result(packed: usize, out: Vec<u8>, echo: Echo) -> Value {
     }
     m.insert("inputSize".into(), json!(packed));
     m.insert("outputSize".into(), json!(size));
-    m.insert("ratio".into(), ratio(packed, size));
+    insert_ratio(&mut m, packed, size);
     Value::Object(m)
 }
 
@@ -197,13 +197,13 @@ fn sniff(data: &[u8]) -> Option<(&'static str, &'static str)> {
     }
 }
 
-/// Compressed size over uncompressed size, rounded to four decimals (null for empty data).
-fn ratio(compressed: usize, uncompressed: usize) -> Value {
-    if uncompressed == 0 {
-        return Value::Null;
+/// Compressed size over uncompressed size, rounded to four decimals; left out for empty data
+/// (rather than null, so the field is always a number).
+fn insert_ratio(m: &mut Map<String, Value>, compressed: usize, uncompressed: usize) {
+    if uncompressed > 0 {
+        let r = compressed as f64 / uncompressed as f64;
+        m.insert("ratio".into(), json!((r * 10_000.0).round() / 10_000.0));
     }
-    let r = compressed as f64 / uncompressed as f64;
-    json!((r * 10_000.0).round() / 10_000.0)
 }
 
 fn level(args: &Args, name: &str, max: u32) -> Result<u32, ToolError> {

@@ -454,8 +454,13 @@ fn compiled() -> &'static [Regex] {
 /// Prefixes that wrap another hash: an LDAP `{CRYPT}` value holds a crypt(3) string, and
 /// Subresource Integrity writes `sha256-<Base64>`.
 fn unwrap_prefix(hash: &str) -> (&str, Option<&'static str>) {
-    if hash.len() > 7 && hash[..7].eq_ignore_ascii_case("{crypt}") {
-        return (&hash[7..], Some("LDAP {CRYPT} wrapper"));
+    if let Some(rest) = hash
+        .get(..7)
+        .filter(|p| p.eq_ignore_ascii_case("{crypt}"))
+        .and_then(|_| hash.get(7..))
+        .filter(|rest| !rest.is_empty())
+    {
+        return (rest, Some("LDAP {CRYPT} wrapper"));
     }
     for prefix in ["sha256-", "sha384-", "sha512-"] {
         if let Some(rest) = hash.strip_prefix(prefix) {
@@ -494,13 +499,17 @@ fn hash_identifier(args: &Args) -> ToolOutcome {
         format.get_or_insert(rule.format);
         for (i, (name, hashcat, john)) in rule.algorithms.iter().enumerate() {
             let confidence = if i == 0 { rule.confidence } else { "possible" };
-            candidates.push(json!({
-                "name": name,
-                "hashcat": hashcat,
-                "john": john,
-                "confidence": confidence,
-                "format": rule.format,
-            }));
+            let mut candidate = json!({ "name": name });
+            // Unknown modes are left out rather than null, so every field keeps one type.
+            if let Some(mode) = hashcat {
+                candidate["hashcat"] = json!(mode);
+            }
+            if let Some(format) = john {
+                candidate["john"] = json!(format);
+            }
+            candidate["confidence"] = json!(confidence);
+            candidate["format"] = json!(rule.format);
+            candidates.push(candidate);
         }
     }
     let output = candidates
@@ -518,14 +527,18 @@ fn hash_identifier(args: &Args) -> ToolOutcome {
     } else {
         "mixed"
     };
-    Ok(json!({
+    let mut data = json!({
         "output": output,
         "format": format,
         "length": hash.chars().count(),
         "charset": charset,
         "wrapper": wrapper,
         "candidates": Value::Array(candidates),
-    }))
+    });
+    if let Value::Object(m) = &mut data {
+        m.retain(|_, v| !v.is_null());
+    }
+    Ok(data)
 }
 
 #[cfg(test)]
@@ -628,6 +641,7 @@ mod tests {
             let data = identify(hash);
             assert_eq!(data["output"], name, "{hash}");
             assert_eq!(data["candidates"][0]["hashcat"], json!(mode), "{hash}");
+            assert_eq!(data.get("wrapper"), None, "{hash}");
             assert_eq!(data["candidates"][0]["confidence"], "high", "{hash}");
         }
     }
@@ -671,11 +685,13 @@ mod tests {
         let data = identify("not-a-hash!");
         assert_eq!(data["output"], "unknown");
         assert_eq!(data["candidates"], json!([]));
-        assert_eq!(data["format"], Value::Null);
+        assert_eq!(data.get("format"), None);
         let (code, msg) = run_err("hash-identifier", json!({"hash": "   "}));
         assert_eq!(code, ErrorCode::InvalidInput);
         assert!(msg.contains("empty"), "{msg}");
         let (code, _) = run_err("hash-identifier", json!({"hash": "abc def"}));
         assert_eq!(code, ErrorCode::InvalidInput);
+        // Non-ASCII must not split a character when looking for prefixes.
+        assert_eq!(identify("ééééé")["output"], "unknown");
     }
 }

@@ -317,7 +317,7 @@ fn uuid_analyzer(args: &Args) -> ToolOutcome {
     guid[4..6].reverse();
     guid[6..8].reverse();
     let hyphenated = id.hyphenated().to_string();
-    Ok(json!({
+    let mut data = json!({
         "output": hyphenated,
         "version": version,
         "versionName": version_name,
@@ -341,7 +341,12 @@ fn uuid_analyzer(args: &Args) -> ToolOutcome {
             "integer": id.as_u128().to_string(),
             "guidBytesLittleEndian": hex::encode(guid),
         },
-    }))
+    });
+    // Fields a version does not have are left out rather than null, so each keeps one type.
+    if let serde_json::Value::Object(m) = &mut data {
+        m.retain(|_, v| !v.is_null());
+    }
+    Ok(data)
 }
 
 #[cfg(test)]
@@ -575,14 +580,14 @@ mod tests {
         assert_eq!(v7["version"], 7);
         assert_eq!(v7["time"], "2022-02-22T19:22:22.000Z");
         assert_eq!(v7["unixMs"], 1_645_557_742_000i64);
-        assert_eq!(v7["node"], serde_json::Value::Null);
+        assert_eq!(v7.get("node"), None);
         let v4 = run_ok(
             "uuid-analyzer",
             json!({"uuid": "{919108F7-52D1-4320-9BAC-F847DB4148A8}"}),
         );
         assert_eq!(v4["version"], 4);
         assert_eq!(v4["versionName"], "random (v4)");
-        assert_eq!(v4["time"], serde_json::Value::Null);
+        assert_eq!(v4.get("time"), None);
         let v8 = run_ok(
             "uuid-analyzer",
             json!({"uuid": "urn:uuid:2489E9AD-2EE2-8E00-8EC9-32D5F69181C0"}),
@@ -613,7 +618,7 @@ mod tests {
             json!({"uuid": "00000000-0000-0000-0000-000000000000"}),
         );
         assert_eq!(nil["isNil"], true);
-        assert_eq!(nil["version"], serde_json::Value::Null);
+        assert_eq!(nil.get("version"), None);
         assert_eq!(nil["versionName"], "Nil UUID");
         let max = run_ok(
             "uuid-analyzer",

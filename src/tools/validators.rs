@@ -252,15 +252,15 @@ fn luhn_validator(args: &Args) -> ToolOutcome {
         let check = luhn_check_digit(&digits);
         let full = format!("{text}{check}");
         let (brand, length_ok) = card_brand(&full);
-        return Ok(json!({
+        let mut data = json!({
             "output": full,
             "checkDigit": check,
             "number": full,
             "length": full.len(),
-            "brand": brand,
-            "brandLengthValid": length_ok,
             "possibleImei": full.len() == 15,
-        }));
+        });
+        add_brand(&mut data, brand, length_ok);
+        return Ok(data);
     }
     if digits.len() < 2 {
         return Err(ToolError::invalid(
@@ -277,17 +277,26 @@ fn luhn_validator(args: &Args) -> ToolOutcome {
             last[0]
         )
     });
-    Ok(json!({
+    let mut data = json!({
         "valid": valid,
         "reason": reason,
         "number": text,
         "length": text.len(),
         "checkDigit": last[0],
         "expectedCheckDigit": expected,
-        "brand": brand,
-        "brandLengthValid": length_ok,
         "possibleImei": text.len() == 15,
-    }))
+    });
+    add_brand(&mut data, brand, length_ok);
+    Ok(data)
+}
+
+/// Adds the card network fields when the number is in a known IIN range (absent otherwise,
+/// rather than null, so each field keeps one type).
+fn add_brand(data: &mut Value, brand: Option<&str>, length_ok: Option<bool>) {
+    if let (Some(brand), Some(ok)) = (brand, length_ok) {
+        data["brand"] = json!(brand);
+        data["brandLengthValid"] = json!(ok);
+    }
 }
 
 /// The Luhn check digit for `payload`: from the rightmost digit leftwards, double every other
@@ -539,6 +548,9 @@ mod tests {
         let imei = luhn("490154203237518");
         assert_eq!(imei["valid"], true);
         assert_eq!(imei["possibleImei"], true);
+        // It starts with 4, Visa's IIN, but no Visa card has 15 digits.
+        assert_eq!(imei["brandLengthValid"], false);
+        assert_eq!(luhn("79927398713").get("brand"), None);
     }
 
     #[test]
