@@ -1,9 +1,11 @@
-//! Identifier generators: UUIDs of every RFC 9562 version the `uuid` crate implements, and
-//! ULIDs (github.com/ulid/spec) generated and decoded with the `ulid` crate.
+//! Identifier generators and analysers: UUIDs of every RFC 9562 version the `uuid` crate
+//! implements, UUID analysis (version, variant, embedded time and node), and ULIDs
+//! (github.com/ulid/spec) generated and decoded with the `ulid` crate.
 
 use super::ToolFn;
 use super::args::Args;
 use crate::ctp::{ToolError, ToolOutcome};
+use base64::Engine;
 use rand::RngExt;
 use rand_chacha::ChaCha20Rng;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
@@ -14,6 +16,7 @@ use uuid::Uuid;
 pub const TOOLS: &[(&str, ToolFn)] = &[
     ("uuid-generator", uuid_generator),
     ("ulid-generator", ulid_generator),
+    ("uuid-analyzer", uuid_analyzer),
 ];
 
 const NAMESPACES: &[(&str, Uuid)] = &[
@@ -216,6 +219,136 @@ fn ulid_decode(args: &Args) -> ToolOutcome {
     }))
 }
 
+/// Seconds from the Gregorian epoch of RFC 9562 time-based UUIDs (1582-10-15) to 1970-01-01.
+const GREGORIAN_TO_UNIX_SECS: i64 = 12_219_292_800;
+
+fn uuid_analyzer(args: &Args) -> ToolOutcome {
+    let text = args.str("uuid")?.trim();
+    let id = Uuid::parse_str(text).map_err(|e| {
+        ToolError::invalid(format!(
+            "'{}' is not a UUID: {e}. Accepted forms: 8-4-4-4-12 hex digits, optionally in braces or after urn:uuid:, or 32 hex digits",
+            crate::text::preview(text, 60)
+        ))
+    })?;
+    let bytes = id.as_bytes();
+    let number = id.get_version_num();
+    let variant = match id.get_variant() {
+        uuid::Variant::NCS => "NCS (reserved, backward compatibility)",
+        uuid::Variant::RFC4122 => "RFC 9562 (formerly RFC 4122)",
+        uuid::Variant::Microsoft => "Microsoft (reserved, backward compatibility)",
+        _ => "Future (reserved)",
+    };
+    let standard = id.get_variant() == uuid::Variant::RFC4122;
+    // Versions only mean something in the RFC 9562 variant; Nil and Max are their own cases.
+    let version_name = if id.is_nil() {
+        "Nil UUID"
+    } else if id.is_max() {
+        "Max UUID"
+    } else if !standard {
+        "none (not the RFC 9562 variant)"
+    } else {
+        match number {
+            1 => "time-based, Gregorian (v1)",
+            2 => "DCE Security (v2)",
+            3 => "name-based, MD5 (v3)",
+            4 => "random (v4)",
+            5 => "name-based, SHA-1 (v5)",
+            6 => "reordered time-based, Gregorian (v6)",
+            7 => "Unix time-based (v7)",
+            8 => "custom (v8)",
+            _ => "unassigned version",
+        }
+    };
+    let version = (standard && !id.is_nil() && !id.is_max()).then_some(number);
+    let gregorian_ticks: Option<u64> = match version {
+        // RFC 9562 §5.1: time_low | time_mid | time_high (12 bits), 100 ns since 1582-10-15.
+        Some(1) => Some(
+            (u64::from(bytes[6] & 0x0f) << 56)
+                | (u64::from(bytes[7]) << 48)
+                | (u64::from(bytes[4]) << 40)
+                | (u64::from(bytes[5]) << 32)
+                | u64::from(u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])),
+        ),
+        // §5.6: the same 60 bits most-significant first, the version nibble taken out.
+        Some(6) => Some(
+            (u64::from_be_bytes([
+                0, 0, bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5],
+            ]) << 12)
+                | (u64::from(bytes[6] & 0x0f) << 8)
+                | u64::from(bytes[7]),
+        ),
+        _ => None,
+    };
+    let (time, unix_ms) = if let Some(ticks) = gregorian_ticks {
+        let ticks = i64::try_from(ticks).unwrap_or(i64::MAX);
+        let secs = ticks / 10_000_000 - GREGORIAN_TO_UNIX_SECS;
+        let nanos = u32::try_from(ticks % 10_000_000 * 100).unwrap_or(0);
+        let time = chrono::DateTime::from_timestamp(secs, nanos)
+            .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true));
+        (time, Some(secs * 1000 + i64::from(nanos / 1_000_000)))
+    } else if version == Some(7) {
+        // §5.7: the first 48 bits are Unix milliseconds.
+        let ms = i64::try_from(u64::from_be_bytes([
+            0, 0, bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5],
+        ]))
+        .unwrap_or(i64::MAX);
+        let time = chrono::DateTime::from_timestamp_millis(ms)
+            .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true));
+        (time, Some(ms))
+    } else {
+        (None, None)
+    };
+    let (clock_sequence, node, node_kind) = if gregorian_ticks.is_some() {
+        let seq = (u16::from(bytes[8] & 0x3f) << 8) | u16::from(bytes[9]);
+        let node: Vec<String> = bytes[10..].iter().map(|b| format!("{b:02x}")).collect();
+        // §6.10: a random node has the multicast bit set so it cannot collide with a real MAC.
+        let kind = if bytes[10] & 0x01 == 1 {
+            "random (multicast bit set)"
+        } else {
+            "IEEE 802 MAC address"
+        };
+        (Some(seq), Some(node.join(":")), Some(kind))
+    } else {
+        (None, None, None)
+    };
+    // Microsoft GUID structures store the first three fields little-endian.
+    let mut guid = *bytes;
+    guid[..4].reverse();
+    guid[4..6].reverse();
+    guid[6..8].reverse();
+    let hyphenated = id.hyphenated().to_string();
+    let mut data = json!({
+        "output": hyphenated,
+        "version": version,
+        "versionName": version_name,
+        "variant": variant,
+        "isNil": id.is_nil(),
+        "isMax": id.is_max(),
+        "time": time,
+        "unixMs": unix_ms,
+        "gregorianTicks": gregorian_ticks,
+        "clockSequence": clock_sequence,
+        "node": node,
+        "nodeKind": node_kind,
+        "formats": {
+            "hyphenated": hyphenated,
+            "uppercase": hyphenated.to_uppercase(),
+            "simple": id.simple().to_string(),
+            "braced": id.braced().to_string(),
+            "urn": id.urn().to_string(),
+            "base64": base64::engine::general_purpose::STANDARD.encode(bytes),
+            "base64url": base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes),
+            "integer": id.as_u128().to_string(),
+            "guidBytesLittleEndian": hex::encode(guid),
+        },
+    });
+    // Fields a version does not have are left out rather than null, so each keeps one type.
+    if let serde_json::Value::Object(m) = &mut data {
+        m.retain(|_, v| !v.is_null());
+    }
+    Ok(data)
+}
+
 #[cfg(test)]
 mod tests {
     use crate::ctp::ErrorCode;
@@ -412,5 +545,102 @@ mod tests {
         let unique: HashSet<_> = list.iter().collect();
         assert_eq!(unique.len(), 500);
         assert!(list.iter().all(|v| v.as_str().unwrap().len() == 26));
+    }
+
+    // RFC 9562 Appendix A test vectors.
+    #[test]
+    fn uuid_analyzer_rfc9562_v1_and_v6() {
+        let v1 = run_ok(
+            "uuid-analyzer",
+            json!({"uuid": "C232AB00-9414-11EC-B3C8-9F6BDECED846"}),
+        );
+        assert_eq!(v1["version"], 1);
+        assert_eq!(v1["time"], "2022-02-22T19:22:22Z");
+        assert_eq!(v1["clockSequence"], 0x33c8);
+        assert_eq!(v1["node"], "9f:6b:de:ce:d8:46");
+        assert_eq!(v1["nodeKind"], "random (multicast bit set)");
+        assert_eq!(v1["variant"], "RFC 9562 (formerly RFC 4122)");
+        assert_eq!(v1["output"], "c232ab00-9414-11ec-b3c8-9f6bdeced846");
+        let v6 = run_ok(
+            "uuid-analyzer",
+            json!({"uuid": "1EC9414C-232A-6B00-B3C8-9F6BDECED846"}),
+        );
+        assert_eq!(v6["version"], 6);
+        assert_eq!(v6["time"], "2022-02-22T19:22:22Z");
+        assert_eq!(v6["gregorianTicks"], v1["gregorianTicks"]);
+        assert_eq!(v6["clockSequence"], 0x33c8);
+    }
+
+    #[test]
+    fn uuid_analyzer_rfc9562_v7_v4_v8() {
+        let v7 = run_ok(
+            "uuid-analyzer",
+            json!({"uuid": "017F22E2-79B0-7CC3-98C4-DC0C0C07398F"}),
+        );
+        assert_eq!(v7["version"], 7);
+        assert_eq!(v7["time"], "2022-02-22T19:22:22.000Z");
+        assert_eq!(v7["unixMs"], 1_645_557_742_000i64);
+        assert_eq!(v7.get("node"), None);
+        let v4 = run_ok(
+            "uuid-analyzer",
+            json!({"uuid": "{919108F7-52D1-4320-9BAC-F847DB4148A8}"}),
+        );
+        assert_eq!(v4["version"], 4);
+        assert_eq!(v4["versionName"], "random (v4)");
+        assert_eq!(v4.get("time"), None);
+        let v8 = run_ok(
+            "uuid-analyzer",
+            json!({"uuid": "urn:uuid:2489E9AD-2EE2-8E00-8EC9-32D5F69181C0"}),
+        );
+        assert_eq!(v8["version"], 8);
+    }
+
+    #[test]
+    fn uuid_analyzer_renderings_nil_and_max() {
+        let data = run_ok(
+            "uuid-analyzer",
+            json!({"uuid": "6ba7b8109dad11d180b400c04fd430c8"}),
+        );
+        let f = &data["formats"];
+        assert_eq!(f["hyphenated"], "6ba7b810-9dad-11d1-80b4-00c04fd430c8");
+        assert_eq!(f["braced"], "{6ba7b810-9dad-11d1-80b4-00c04fd430c8}");
+        assert_eq!(f["urn"], "urn:uuid:6ba7b810-9dad-11d1-80b4-00c04fd430c8");
+        assert_eq!(f["integer"], "143098242404177361603877621312831893704");
+        assert_eq!(
+            f["guidBytesLittleEndian"],
+            "10b8a76bad9dd11180b400c04fd430c8"
+        );
+        // The DNS namespace UUID (RFC 9562 §6.6) is a v1 from 1998 with a real MAC node.
+        assert_eq!(data["nodeKind"], "IEEE 802 MAC address");
+        assert_eq!(data["time"], "1998-02-04T22:13:53.151182400Z");
+        let nil = run_ok(
+            "uuid-analyzer",
+            json!({"uuid": "00000000-0000-0000-0000-000000000000"}),
+        );
+        assert_eq!(nil["isNil"], true);
+        assert_eq!(nil.get("version"), None);
+        assert_eq!(nil["versionName"], "Nil UUID");
+        let max = run_ok(
+            "uuid-analyzer",
+            json!({"uuid": "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF"}),
+        );
+        assert_eq!(max["isMax"], true);
+        assert_eq!(max["versionName"], "Max UUID");
+    }
+
+    #[test]
+    fn uuid_analyzer_rejects_malformed_input() {
+        let (code, msg) = run_err(
+            "uuid-analyzer",
+            json!({"uuid": "c232ab00-9414-11ec-b3c8-9f6bdeced84"}),
+        );
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(msg.contains("is not a UUID"), "{msg}");
+        let (code, msg) = run_err(
+            "uuid-analyzer",
+            json!({"uuid": "g232ab00-9414-11ec-b3c8-9f6bdeced846"}),
+        );
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(msg.contains("'g'") || msg.contains("`g`"), "{msg}");
     }
 }

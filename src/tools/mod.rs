@@ -12,8 +12,10 @@ mod art;
 mod bits;
 mod case;
 mod chars;
+mod checksums;
 mod cipher;
 mod cleanup;
+mod classic_ciphers;
 mod color;
 mod compression;
 mod cron;
@@ -27,6 +29,8 @@ mod escape;
 mod extract;
 mod files;
 mod geo;
+mod fernet;
+mod hash_id;
 mod hashing;
 mod ids;
 mod ipv6;
@@ -34,6 +38,7 @@ mod json;
 mod json_query;
 mod jwt;
 mod keyformats;
+mod kdf;
 mod keys;
 mod layout;
 mod lines;
@@ -78,6 +83,8 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     bits::TOOLS,
     case::TOOLS,
     cipher::TOOLS,
+    checksums::TOOLS,
+    classic_ciphers::TOOLS,
     chars::TOOLS,
     cleanup::TOOLS,
     compression::TOOLS,
@@ -92,6 +99,8 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     extract::TOOLS,
     files::TOOLS,
     geo::TOOLS,
+    fernet::TOOLS,
+    hash_id::TOOLS,
     hashing::TOOLS,
     ids::TOOLS,
     ipv6::TOOLS,
@@ -99,6 +108,7 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     json_query::TOOLS,
     jwt::TOOLS,
     keyformats::TOOLS,
+    kdf::TOOLS,
     keys::TOOLS,
     layout::TOOLS,
     lines::TOOLS,

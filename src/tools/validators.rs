@@ -1,6 +1,7 @@
-//! Validators for identifiers with a registry behind them: IBANs (ISO 13616, the SWIFT IBAN
-//! registry via `iban_validate`) and phone numbers (ITU-T E.164, libphonenumber metadata via
-//! `phonenumber`).
+//! Validators for identifiers with a registry or check digit behind them: IBANs (ISO 13616,
+//! the SWIFT IBAN registry via `iban_validate`), phone numbers (ITU-T E.164, libphonenumber
+//! metadata via `phonenumber`) and Luhn (ISO/IEC 7812-1 mod 10) numbers such as payment cards
+//! and IMEIs.
 //!
 //! Both answer every string with a result: something that is not a valid IBAN or phone number
 //! is `valid: false` with the reason, because saying so is the validator's job. Errors are kept
@@ -16,6 +17,7 @@ use serde_json::{Value, json};
 pub const TOOLS: &[(&str, ToolFn)] = &[
     ("iban-validator", iban_validator),
     ("phone-number-parser", phone_number_parser),
+    ("luhn-validator", luhn_validator),
 ];
 
 fn iban_validator(args: &Args) -> ToolOutcome {
@@ -225,6 +227,152 @@ fn phone_result(number: Option<&PhoneNumber>, reason: Option<String>) -> Value {
     })
 }
 
+fn luhn_validator(args: &Args) -> ToolOutcome {
+    let raw = args.str("number")?.trim();
+    let mut digits = Vec::with_capacity(raw.len());
+    for (i, c) in raw.chars().enumerate() {
+        match c {
+            '0'..='9' => digits.push(c as u8 - b'0'),
+            ' ' | '-' | '.' => {}
+            _ => {
+                return Err(ToolError::invalid(format!(
+                    "'{c}' at position {} is not a digit: a Luhn number has only digits (spaces and dashes may separate groups)",
+                    i + 1
+                )));
+            }
+        }
+    }
+    if digits.is_empty() {
+        return Err(ToolError::invalid(
+            "the number is empty: give the digits to check",
+        ));
+    }
+    let text: String = digits.iter().map(|d| char::from(b'0' + d)).collect();
+    if args.str("mode")? == "compute" {
+        let check = luhn_check_digit(&digits);
+        let full = format!("{text}{check}");
+        let (brand, length_ok) = card_brand(&full);
+        let mut data = json!({
+            "output": full,
+            "checkDigit": check,
+            "number": full,
+            "length": full.len(),
+            "possibleImei": full.len() == 15,
+        });
+        add_brand(&mut data, brand, length_ok);
+        return Ok(data);
+    }
+    if digits.len() < 2 {
+        return Err(ToolError::invalid(
+            "a Luhn number needs at least two digits: the payload and the check digit (use mode 'compute' to get a check digit)",
+        ));
+    }
+    let (payload, last) = digits.split_at(digits.len() - 1);
+    let expected = luhn_check_digit(payload);
+    let valid = expected == last[0];
+    let (brand, length_ok) = card_brand(&text);
+    let reason = (!valid).then(|| {
+        format!(
+            "the check digit is {} but the other digits require {expected}",
+            last[0]
+        )
+    });
+    let mut data = json!({
+        "valid": valid,
+        "reason": reason,
+        "number": text,
+        "length": text.len(),
+        "checkDigit": last[0],
+        "expectedCheckDigit": expected,
+        "possibleImei": text.len() == 15,
+    });
+    add_brand(&mut data, brand, length_ok);
+    Ok(data)
+}
+
+/// Adds the card network fields when the number is in a known IIN range (absent otherwise,
+/// rather than null, so each field keeps one type).
+fn add_brand(data: &mut Value, brand: Option<&str>, length_ok: Option<bool>) {
+    if let (Some(brand), Some(ok)) = (brand, length_ok) {
+        data["brand"] = json!(brand);
+        data["brandLengthValid"] = json!(ok);
+    }
+}
+
+/// The Luhn check digit for `payload`: from the rightmost digit leftwards, double every other
+/// digit (starting with the rightmost), add the digits of the products, and take what brings
+/// the total to a multiple of 10 (ISO/IEC 7812-1 Annex B).
+fn luhn_check_digit(payload: &[u8]) -> u8 {
+    let sum: u32 = payload
+        .iter()
+        .rev()
+        .enumerate()
+        .map(|(i, &d)| {
+            let d = u32::from(d);
+            if i % 2 == 0 {
+                let doubled = d * 2;
+                if doubled > 9 { doubled - 9 } else { doubled }
+            } else {
+                d
+            }
+        })
+        .sum();
+    u8::try_from((10 - sum % 10) % 10).unwrap_or(0)
+}
+
+/// The payment card network whose IIN range the number starts with, and whether its length is
+/// one that network issues. Ranges from the networks' published IIN tables (Mastercard's
+/// 2-series since 2017, Discover's UnionPay co-branded range 622126-622925).
+fn card_brand(number: &str) -> (Option<&'static str>, Option<bool>) {
+    let prefix = |n: usize| number.get(..n).and_then(|p| p.parse::<u32>().ok());
+    let within = |n: usize, lo: u32, hi: u32| prefix(n).is_some_and(|p| (lo..=hi).contains(&p));
+    let len = number.len();
+    const LONG: &[usize] = &[16, 17, 18, 19];
+    let rules: [(&str, bool, &[usize]); 10] = [
+        (
+            "American Express",
+            within(2, 34, 34) || within(2, 37, 37),
+            &[15],
+        ),
+        (
+            "Diners Club",
+            within(3, 300, 305) || within(4, 3095, 3095) || within(2, 36, 36) || within(2, 38, 39),
+            &[14, 15, 16, 17, 18, 19],
+        ),
+        ("JCB", within(4, 3528, 3589), LONG),
+        ("Mir", within(4, 2200, 2204), LONG),
+        (
+            "Mastercard",
+            within(2, 51, 55) || within(4, 2221, 2720),
+            &[16],
+        ),
+        (
+            "Maestro",
+            [5018, 5020, 5038, 5893, 6304, 6759, 6761, 6762, 6763]
+                .iter()
+                .any(|p| within(4, *p, *p)),
+            &[12, 13, 14, 15, 16, 17, 18, 19],
+        ),
+        (
+            "Discover",
+            within(4, 6011, 6011)
+                || within(6, 622126, 622925)
+                || within(3, 644, 649)
+                || within(2, 65, 65),
+            LONG,
+        ),
+        ("UnionPay", within(2, 62, 62), LONG),
+        ("Visa", within(1, 4, 4), &[13, 16, 19]),
+        ("RuPay", within(2, 60, 60) || within(2, 81, 82), &[16]),
+    ];
+    rules
+        .iter()
+        .find(|(_, matches, _)| *matches)
+        .map_or((None, None), |(name, _, lengths)| {
+            (Some(*name), Some(lengths.contains(&len)))
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use crate::ctp::ErrorCode;
@@ -340,5 +488,77 @@ mod tests {
         );
         assert_eq!(code, ErrorCode::InvalidInput);
         assert!(msg.contains("ISO 3166"), "{msg}");
+    }
+
+    fn luhn(number: &str) -> serde_json::Value {
+        run_ok("luhn-validator", json!({"number": number}))
+    }
+
+    // The worked example of ISO/IEC 7812-1 Annex B and Wikipedia's "Luhn algorithm".
+    #[test]
+    fn luhn_reference_example() {
+        let data = luhn("79927398713");
+        assert_eq!(data["valid"], true);
+        assert_eq!(data["checkDigit"], 3);
+        assert_eq!(data["reason"], serde_json::Value::Null);
+        let computed = run_ok(
+            "luhn-validator",
+            json!({"number": "7992739871", "mode": "compute"}),
+        );
+        assert_eq!(computed["checkDigit"], 3);
+        assert_eq!(computed["output"], "79927398713");
+        for wrong in ["79927398710", "79927398711", "79927398712", "79927398714"] {
+            assert_eq!(luhn(wrong)["valid"], false, "{wrong}");
+        }
+    }
+
+    // Test card numbers published by Stripe and PayPal for sandbox use.
+    #[test]
+    fn luhn_card_brands() {
+        let visa = luhn("4111 1111 1111 1111");
+        assert_eq!(visa["valid"], true);
+        assert_eq!(visa["brand"], "Visa");
+        assert_eq!(visa["brandLengthValid"], true);
+        assert_eq!(visa["number"], "4111111111111111");
+        let cases = [
+            ("5555555555554444", "Mastercard"),
+            ("2223003122003222", "Mastercard"),
+            ("378282246310005", "American Express"),
+            ("6011111111111117", "Discover"),
+            ("3566002020360505", "JCB"),
+            ("36227206271667", "Diners Club"),
+            ("6200000000000005", "UnionPay"),
+            ("6759649826438453", "Maestro"),
+        ];
+        for (number, brand) in cases {
+            let data = luhn(number);
+            assert_eq!(data["valid"], true, "{number}");
+            assert_eq!(data["brand"], brand, "{number}");
+        }
+    }
+
+    #[test]
+    fn luhn_invalid_number_reports_expected_digit() {
+        let data = luhn("4111-1111-1111-1112");
+        assert_eq!(data["valid"], false);
+        assert_eq!(data["checkDigit"], 2);
+        assert_eq!(data["expectedCheckDigit"], 1);
+        assert!(data["reason"].as_str().unwrap().contains("require 1"));
+        // An IMEI is 15 digits with a Luhn check digit (3GPP TS 23.003 example 49015420323751).
+        let imei = luhn("490154203237518");
+        assert_eq!(imei["valid"], true);
+        assert_eq!(imei["possibleImei"], true);
+        // It starts with 4, Visa's IIN, but no Visa card has 15 digits.
+        assert_eq!(imei["brandLengthValid"], false);
+        assert_eq!(luhn("79927398713").get("brand"), None);
+    }
+
+    #[test]
+    fn luhn_rejects_letters_and_empty_input() {
+        let (code, msg) = run_err("luhn-validator", json!({"number": "4111 1111 abcd"}));
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(msg.contains("'a' at position 11"), "{msg}");
+        let (code, _) = run_err("luhn-validator", json!({"number": " - "}));
+        assert_eq!(code, ErrorCode::InvalidInput);
     }
 }
