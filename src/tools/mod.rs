@@ -40,6 +40,7 @@ mod passwords;
 mod pattern;
 mod permissions;
 mod qr;
+mod radix;
 mod roman;
 mod secrets;
 mod sql;
@@ -109,6 +110,7 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     math::TOOLS,
     permissions::TOOLS,
     units::TOOLS,
+    radix::TOOLS,
 ];
 
 /// The implementation of a built-in tool, if cmpx has one.
