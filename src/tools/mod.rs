@@ -47,6 +47,7 @@ mod sql;
 mod stats;
 mod svg;
 mod tabular;
+mod text_codecs;
 mod time;
 mod toml;
 mod units;
@@ -111,6 +112,7 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     permissions::TOOLS,
     units::TOOLS,
     radix::TOOLS,
+    text_codecs::TOOLS,
 ];
 
 /// The implementation of a built-in tool, if cmpx has one.

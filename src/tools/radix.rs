@@ -61,7 +61,7 @@ fn hex_encoder(args: &Args) -> ToolOutcome {
             .map(|p| format!("0x{p}"))
             .collect::<Vec<_>>()
             .join(", "),
-        "\\x" => pairs.map(|p| format!("\\x{p}")).collect(),
+        "backslash-x" => pairs.map(|p| format!("\\x{p}")).collect(),
         _ => {
             if upper {
                 hex::encode_upper(&bytes)
@@ -410,7 +410,7 @@ mod tests {
             "0x48, 0x69, 0x21"
         );
         assert_eq!(
-            output_with("hex-encoder", "Hi!", json!({"delimiter": "\\x"})),
+            output_with("hex-encoder", "Hi!", json!({"delimiter": "backslash-x"})),
             "\\x48\\x69\\x21"
         );
         // "é" is C3 A9 in UTF-8 (RFC 3629).
