@@ -22,6 +22,7 @@ mod encoding;
 mod escape;
 mod files;
 mod hashing;
+mod hexdump;
 mod ids;
 mod json;
 mod json_query;
@@ -43,6 +44,7 @@ mod qr;
 mod radix;
 mod roman;
 mod secrets;
+mod signals;
 mod sql;
 mod stats;
 mod svg;
@@ -113,6 +115,8 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     units::TOOLS,
     radix::TOOLS,
     text_codecs::TOOLS,
+    hexdump::TOOLS,
+    signals::TOOLS,
 ];
 
 /// The implementation of a built-in tool, if cmpx has one.
