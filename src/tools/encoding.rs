@@ -202,6 +202,63 @@ fn entity_names() -> &'static HashMap<char, &'static str> {
     })
 }
 
+/// Bytes given to a byte-oriented encoder: the text's UTF-8, or the bytes its Base64 or hex
+/// spells (`format` is the tool's `inputFormat` option: "text", "base64" or "hex").
+pub(crate) fn input_bytes(name: &str, input: &str, format: &str) -> Result<Vec<u8>, ToolError> {
+    match format {
+        "base64" => decode_base64_param(name, input),
+        "hex" => parse_hex(input),
+        _ => Ok(input.as_bytes().to_vec()),
+    }
+}
+
+/// Decoded bytes as a result: `output` plus `outputEncoding` saying how it is spelt. `format`
+/// is the tool's `outputFormat` option: "hex", "base64", or anything else for text when the
+/// bytes are UTF-8 and Base64 when they are not.
+pub(crate) fn bytes_output(bytes: Vec<u8>, format: &str) -> (String, &'static str) {
+    match format {
+        "hex" => (hex::encode(bytes), "hex"),
+        "base64" => (STANDARD.encode(bytes), "base64"),
+        _ => match String::from_utf8(bytes) {
+            Ok(text) => (text, "utf-8"),
+            Err(e) => (STANDARD.encode(e.into_bytes()), "base64"),
+        },
+    }
+}
+
+/// Parses hex as people paste it: digits in either case, separated or not by whitespace,
+/// ':', ',', ';' or '-', each byte optionally prefixed with `0x` or `\x`. Errors name the
+/// offending character and its 1-based character position.
+pub(crate) fn parse_hex(input: &str) -> Result<Vec<u8>, ToolError> {
+    let mut digits = String::with_capacity(input.len());
+    let mut chars = input.chars().enumerate().peekable();
+    while let Some((i, c)) = chars.next() {
+        let prefix_x = |next: Option<&(usize, char)>| matches!(next, Some((_, 'x' | 'X')));
+        if c.is_ascii_hexdigit() {
+            // A `0x` prefix can only start at a byte boundary; elsewhere '0' is a digit.
+            if c == '0' && digits.len().is_multiple_of(2) && prefix_x(chars.peek()) {
+                chars.next();
+                continue;
+            }
+            digits.push(c);
+        } else if c == '\\' && prefix_x(chars.peek()) {
+            chars.next();
+        } else if !(c.is_whitespace() || matches!(c, ':' | ',' | ';' | '-')) {
+            return Err(ToolError::invalid(format!(
+                "invalid hex character {c:?} at position {}: expected hex digits 0-9/a-f, optionally separated by spaces, ':', ',' or '-' or prefixed with 0x or \\x",
+                i + 1
+            )));
+        }
+    }
+    if !digits.len().is_multiple_of(2) {
+        return Err(ToolError::invalid(format!(
+            "odd number of hex digits ({}): every byte needs two digits, so the last byte is incomplete",
+            digits.len()
+        )));
+    }
+    hex::decode(&digits).map_err(|e| ToolError::invalid(format!("invalid hex: {e}")))
+}
+
 #[cfg(test)]
 mod tests {
     use crate::ctp::ErrorCode;

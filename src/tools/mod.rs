@@ -32,6 +32,7 @@ mod geo;
 mod fernet;
 mod hash_id;
 mod hashing;
+mod hexdump;
 mod ids;
 mod ipv6;
 mod json;
@@ -57,12 +58,15 @@ mod pattern;
 mod permissions;
 mod qr;
 mod replace;
+mod radix;
 mod roman;
 mod secrets;
+mod signals;
 mod sql;
 mod stats;
 mod svg;
 mod tabular;
+mod text_codecs;
 mod time;
 mod toml;
 mod units;
@@ -142,6 +146,10 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     modular::TOOLS,
     permissions::TOOLS,
     units::TOOLS,
+    radix::TOOLS,
+    text_codecs::TOOLS,
+    hexdump::TOOLS,
+    signals::TOOLS,
 ];
 
 /// The implementation of a built-in tool, if cmpx has one.
