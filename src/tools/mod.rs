@@ -8,12 +8,14 @@ pub mod args;
 pub mod testing;
 
 mod art;
+mod binary_formats;
 mod case;
 mod chars;
 mod cipher;
 mod color;
 mod compression;
 mod cron;
+mod css;
 mod detect;
 mod diff;
 mod docker;
@@ -22,7 +24,9 @@ mod encoding;
 mod escape;
 mod files;
 mod hashing;
+mod html;
 mod ids;
+mod jq;
 mod json;
 mod json_query;
 mod jwt;
@@ -39,6 +43,7 @@ mod otp;
 mod passwords;
 mod pattern;
 mod permissions;
+mod protobuf;
 mod qr;
 mod roman;
 mod secrets;
@@ -46,6 +51,7 @@ mod sql;
 mod stats;
 mod svg;
 mod tabular;
+mod template;
 mod time;
 mod toml;
 mod units;
@@ -53,6 +59,7 @@ mod validators;
 mod web;
 mod x509;
 mod xml;
+mod xml_query;
 mod yaml;
 
 pub use args::Args;
@@ -109,6 +116,13 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     math::TOOLS,
     permissions::TOOLS,
     units::TOOLS,
+    binary_formats::TOOLS,
+    protobuf::TOOLS,
+    xml_query::TOOLS,
+    html::TOOLS,
+    jq::TOOLS,
+    template::TOOLS,
+    css::TOOLS,
 ];
 
 /// The implementation of a built-in tool, if cmpx has one.
