@@ -1,13 +1,14 @@
 //! jq filters over JSON with jaq (jaq-core, jaq-std, jaq-json): the jq language with its
 //! standard library, options like jq's `-r`, `-c`, `-s`, `-n` and `--arg`.
 //!
-//! jaq values are reference-counted and not `Send`, so a filter is compiled and run entirely on
-//! a worker thread; the caller waits a bounded time, which stops `[repeat(1)]`-style filters
-//! that never yield from hanging the tool (the worker is abandoned). Filters that yield
-//! endlessly stop at [`MAX_RESULTS`].
+//! A filter can recurse without bound (`def f: 1 + f; f`), which overflows the stack, or loop
+//! without yielding (`[repeat(1)]`), so it runs in a child process ([`isolate`]). There (and in
+//! unit tests) it runs on a worker thread with a time limit, since jaq values are
+//! reference-counted and not `Send`. Filters that yield endlessly stop at [`MAX_RESULTS`].
 
 use super::ToolFn;
 use super::args::Args;
+use super::isolate;
 use super::json;
 use crate::ctp::{ToolError, ToolOutcome};
 use jaq_core::load::{Arena, File, Loader};
@@ -21,8 +22,39 @@ pub const TOOLS: &[(&str, ToolFn)] = &[("jq-processor", jq_processor)];
 
 const MAX_RESULTS: usize = 10_000;
 const TIME_LIMIT: Duration = Duration::from_secs(10);
+/// The child's own limit is [`TIME_LIMIT`]; this one only catches a child that cannot stop.
+const CHILD_TIME_LIMIT: Duration = Duration::from_secs(15);
+const PARAMS: &[&str] = &[
+    "filter",
+    "input",
+    "rawOutput",
+    "compact",
+    "slurp",
+    "nullInput",
+    "variables",
+];
 
 fn jq_processor(args: &Args) -> ToolOutcome {
+    isolate::run(
+        &isolate::Job {
+            id: "jq-processor",
+            params: PARAMS,
+            time_limit: CHILD_TIME_LIMIT,
+            timeout_message: "the filter did not finish in time (an endless loop such as [repeat(1)] or a very large range?)",
+        },
+        args,
+        run_here,
+    )
+}
+
+fn time_limit_error() -> ToolError {
+    ToolError::invalid(format!(
+        "the filter did not finish within {} seconds (an endless loop such as [repeat(1)] or a very large range?)",
+        TIME_LIMIT.as_secs()
+    ))
+}
+
+fn run_here(args: &Args) -> ToolOutcome {
     let filter = args.str("filter")?.to_string();
     let null_input = args.flag("nullInput");
     let slurp = args.flag("slurp");
@@ -46,12 +78,7 @@ fn jq_processor(args: &Args) -> ToolOutcome {
         .map_err(|e| ToolError::execution(format!("could not start the jq worker: {e}")))?;
     let results = match rx.recv_timeout(TIME_LIMIT) {
         Ok(outcome) => outcome?,
-        Err(mpsc::RecvTimeoutError::Timeout) => {
-            return Err(ToolError::invalid(format!(
-                "the filter did not finish within {} seconds (an endless loop such as [repeat(1)] or a very large range?)",
-                TIME_LIMIT.as_secs()
-            )));
-        }
+        Err(mpsc::RecvTimeoutError::Timeout) => return Err(time_limit_error()),
         Err(mpsc::RecvTimeoutError::Disconnected) => {
             return Err(ToolError::execution("the jq worker stopped unexpectedly"));
         }

@@ -26,6 +26,7 @@ mod files;
 mod hashing;
 mod html;
 mod ids;
+mod isolate;
 mod jq;
 mod json;
 mod json_query;
