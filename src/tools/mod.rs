@@ -10,6 +10,7 @@ pub mod testing;
 
 mod art;
 mod bits;
+mod binary_formats;
 mod case;
 mod chars;
 mod checksums;
@@ -20,6 +21,7 @@ mod color;
 mod compression;
 mod cron;
 mod dates;
+mod css;
 mod detect;
 mod diff;
 mod docker;
@@ -35,6 +37,9 @@ mod hashing;
 mod hexdump;
 mod ids;
 mod ipv6;
+mod html;
+mod isolate;
+mod jq;
 mod json;
 mod json_query;
 mod jwt;
@@ -56,6 +61,7 @@ mod otp;
 mod passwords;
 mod pattern;
 mod permissions;
+mod protobuf;
 mod qr;
 mod replace;
 mod radix;
@@ -67,6 +73,7 @@ mod stats;
 mod svg;
 mod tabular;
 mod text_codecs;
+mod template;
 mod time;
 mod toml;
 mod units;
@@ -74,6 +81,7 @@ mod validators;
 mod web;
 mod x509;
 mod xml;
+mod xml_query;
 mod yaml;
 
 pub use args::Args;
@@ -150,6 +158,13 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     text_codecs::TOOLS,
     hexdump::TOOLS,
     signals::TOOLS,
+    binary_formats::TOOLS,
+    protobuf::TOOLS,
+    xml_query::TOOLS,
+    html::TOOLS,
+    jq::TOOLS,
+    template::TOOLS,
+    css::TOOLS,
 ];
 
 /// The implementation of a built-in tool, if cmpx has one.

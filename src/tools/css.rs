@@ -1,0 +1,138 @@
+//! CSS beautifier and minifier over lightningcss's parser and printer.
+
+use super::ToolFn;
+use super::args::Args;
+use crate::ctp::{ToolError, ToolOutcome};
+use lightningcss::stylesheet::{MinifyOptions, ParserOptions, PrinterOptions, StyleSheet};
+use serde_json::json;
+
+pub const TOOLS: &[(&str, ToolFn)] = &[("css-formatter", css_formatter)];
+
+fn css_formatter(args: &Args) -> ToolOutcome {
+    let input = args.str("input")?;
+    let mode = args.str("mode")?;
+    let minify = mode == "minify";
+    let mut sheet = StyleSheet::parse(input, ParserOptions::default()).map_err(|e| {
+        let what = e.kind.to_string();
+        match &e.loc {
+            // lightningcss counts lines from 0 and columns from 1.
+            Some(loc) => ToolError::invalid(format!(
+                "invalid CSS at line {}, column {}: {what}",
+                loc.line + 1,
+                loc.column
+            )),
+            None => ToolError::invalid(format!("invalid CSS: {what}")),
+        }
+    })?;
+    if minify {
+        sheet
+            .minify(MinifyOptions::default())
+            .map_err(|e| ToolError::invalid(format!("CSS could not be minified: {e}")))?;
+    }
+    let printed = sheet
+        .to_css(PrinterOptions {
+            minify,
+            ..Default::default()
+        })
+        .map_err(|e| ToolError::execution(format!("CSS printing failed: {e}")))?;
+    let output = if minify {
+        printed.code
+    } else {
+        reindent(&printed.code, args.str("indent")?)
+    };
+    Ok(json!({
+        "output": output,
+        "mode": mode,
+        "originalSize": input.len(),
+        "outputSize": output.len(),
+    }))
+}
+
+/// The printer indents by two spaces; other units replace each leading pair. CSS strings
+/// cannot span lines unescaped, so leading whitespace is always indentation.
+fn reindent(code: &str, indent: &str) -> String {
+    let unit = match indent {
+        "4" => "    ",
+        "tab" => "\t",
+        _ => return code.trim_end().to_string(),
+    };
+    code.trim_end()
+        .lines()
+        .map(|line| {
+            let body = line.trim_start_matches(' ');
+            let depth = (line.len() - body.len()) / 2;
+            format!("{}{body}", unit.repeat(depth))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ctp::ErrorCode;
+    use crate::tools::testing::{output_with, run_err};
+    use serde_json::json;
+
+    #[test]
+    fn minify_shortens_colours_and_whitespace() {
+        assert_eq!(
+            output_with(
+                "css-formatter",
+                "a { color: #ff0000; }",
+                json!({"mode": "minify"})
+            ),
+            "a{color:red}"
+        );
+        assert_eq!(
+            output_with(
+                "css-formatter",
+                "/* header */\nh1 , h2 {\n  margin : 0px 0px 0px 0px ;\n  font-weight: bold;\n}\n",
+                json!({"mode": "minify"})
+            ),
+            "h1,h2{margin:0;font-weight:700}"
+        );
+    }
+
+    #[test]
+    fn beautify_rules_and_media_queries() {
+        assert_eq!(
+            output_with(
+                "css-formatter",
+                "body{margin:0;padding:0}@media (max-width:600px){.nav{display:none}}",
+                json!({})
+            ),
+            "body {\n  margin: 0;\n  padding: 0;\n}\n\n@media (width <= 600px) {\n  .nav {\n    display: none;\n  }\n}"
+        );
+    }
+
+    #[test]
+    fn beautify_nesting_and_indent_units() {
+        let css = ".card{color:blue;&:hover{color:navy}.title{font-size:2em}}";
+        assert_eq!(
+            output_with("css-formatter", css, json!({})),
+            ".card {\n  color: #00f;\n\n  &:hover {\n    color: navy;\n  }\n\n  & .title {\n    font-size: 2em;\n  }\n}"
+        );
+        assert_eq!(
+            output_with("css-formatter", "a{b:c}", json!({"indent": "tab"})),
+            "a {\n\tb: c;\n}"
+        );
+        assert_eq!(
+            output_with(
+                "css-formatter",
+                "@media print{a{b:c}}",
+                json!({"indent": "4"})
+            ),
+            "@media print {\n    a {\n        b: c;\n    }\n}"
+        );
+    }
+
+    #[test]
+    fn invalid_css_names_line_and_column() {
+        let (code, msg) = run_err(
+            "css-formatter",
+            json!({"input": "a {\n  color: red;\n}\n}b{"}),
+        );
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(msg.starts_with("invalid CSS at line 4, column 1"), "{msg}");
+    }
+}
