@@ -27,6 +27,8 @@ pub struct Invocation {
     pub timeout: Option<f64>,
     /// `--intent <index|pattern>`: which intent of an installed tool.
     pub intent: Option<String>,
+    /// `--output-file <path>`: where the full `output` goes when it is too large to print.
+    pub output_file: Option<String>,
 }
 
 /// Where a parameter's value may come from.
@@ -154,6 +156,12 @@ pub fn parse_slots(slots: &[Slot], tokens: &[String]) -> Result<Invocation, Erro
                     })?;
                 inv.timeout = Some(secs);
             }
+            "output-file" | "outputFile" => {
+                inv.output_file = Some(match inline {
+                    Some(v) => v,
+                    None => next_value(tokens, &mut i, "output-file")?,
+                })
+            }
             "intent" => {
                 inv.intent = Some(match inline {
                     Some(v) => v,
@@ -234,20 +242,50 @@ fn read_stdin(stdin_used: &mut bool, name: &str) -> Result<Vec<u8>, Error> {
             "--{name} -: standard input can be read only once"
         )));
     }
-    let mut bytes = Vec::new();
-    std::io::stdin()
-        .read_to_end(&mut bytes)
-        .map_err(|e| Error::io("read", "standard input", e))?;
-    Ok(bytes)
+    read_capped(std::io::stdin().lock(), 0, name, "standard input")
+        .map_err(|e| e.unwrap_or_else(|e| Error::io("read", "standard input", e)))
 }
 
 fn read_file(path: &str, name: &str) -> Result<Vec<u8>, Error> {
-    std::fs::read(path).map_err(|e| {
-        Error::Usage(format!(
-            "--{name} @{}: cannot read the file: {e}",
-            crate::text::preview(path, 200)
-        ))
-    })
+    let shown = crate::text::preview(path, 200);
+    let cannot =
+        |e: std::io::Error| Error::Usage(format!("--{name} @{shown}: cannot read the file: {e}"));
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    // A regular file's size is known up front: a too-large one is refused before reading.
+    let size = file
+        .metadata()
+        .map(|m| if m.is_file() { m.len() } else { 0 })
+        .unwrap_or(0);
+    read_capped(file, size, name, &format!("@{shown}")).map_err(|e| e.unwrap_or_else(cannot))
+}
+
+/// Reads at most the input limit (`CMPX_MAX_INPUT`). `Err(Ok(_))` is the limit's own error.
+fn read_capped(
+    reader: impl Read,
+    known_size: u64,
+    name: &str,
+    what: &str,
+) -> Result<Vec<u8>, Result<Error, std::io::Error>> {
+    let limit = crate::limits::max_input();
+    let too_large = || {
+        Ok(Error::Usage(format!(
+            "--{name} {what} is larger than the {} input limit; set {}=<size> (e.g. 4G) to allow more",
+            crate::limits::human(limit),
+            crate::limits::MAX_INPUT_ENV
+        )))
+    };
+    if known_size > limit {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(known_size).unwrap_or(0));
+    reader
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(Err)?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large());
+    }
+    Ok(bytes)
 }
 
 /// The raw bytes a value stands for, or `None` when it is a literal.

@@ -5,11 +5,14 @@ use crate::error::Error;
 use std::io::Write;
 use std::path::Path;
 
+/// Prefix of the temporary files; one left by a killed process is recognisably ours.
+pub const TEMP_PREFIX: &str = ".cmpx-tmp-";
+
 pub fn write(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     let dir = path.parent().unwrap_or_else(|| Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| Error::io("create directory", dir, e))?;
     let mut tmp = tempfile::Builder::new()
-        .prefix(".cmpx-tmp-")
+        .prefix(TEMP_PREFIX)
         .tempfile_in(dir)
         .map_err(|e| Error::io("create a temporary file in", dir, e))?;
     tmp.write_all(bytes)

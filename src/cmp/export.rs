@@ -100,6 +100,7 @@ pub fn export(bundles: &[Bundle], target: &Path, opts: &Options) -> Result<Repor
     };
     if !opts.dry_run {
         std::fs::create_dir_all(target).map_err(|e| Error::io("create directory", target, e))?;
+        remove_leftovers(target);
     }
     for b in bundles {
         let dir = target.join(&b.id);
@@ -112,7 +113,7 @@ pub fn export(bundles: &[Bundle], target: &Path, opts: &Options) -> Result<Repor
             }
             Plan::Update(indices) => {
                 if !opts.dry_run {
-                    write_all(b, &dir, &indices)?;
+                    update(b, target, &dir, &indices)?;
                 }
                 report.updated.push(b.id.clone());
             }
@@ -211,11 +212,24 @@ fn write_state(b: &Bundle, dir: &Path) -> Result<(), Error> {
     atomic::write(&dir.join(STATE_FILE), &to_json(&state_for(b)))
 }
 
+/// Prefix of the folders an export builds before moving them into place. The registry ignores
+/// them, and the next export removes any that a killed run left behind.
+pub const STAGING_PREFIX: &str = ".cmpx-new-";
+
 /// Builds the whole folder under a temporary name, then renames it into place: a new folder
 /// appears complete or not at all.
 fn create(b: &Bundle, target: &Path, dir: &Path) -> Result<(), Error> {
+    let staged = stage(b, target)?;
+    std::fs::rename(&staged, dir).map_err(|e| {
+        let _ = std::fs::remove_dir_all(&staged);
+        Error::io("move into place", dir, e)
+    })
+}
+
+/// The complete new folder under a staging name in `target`.
+fn stage(b: &Bundle, target: &Path) -> Result<std::path::PathBuf, Error> {
     let tmp = tempfile::Builder::new()
-        .prefix(".cmpx-new-")
+        .prefix(STAGING_PREFIX)
         .tempdir_in(target)
         .map_err(|e| Error::io("create a temporary directory in", target, e))?;
     for (rel, bytes) in &b.files {
@@ -223,11 +237,113 @@ fn create(b: &Bundle, target: &Path, dir: &Path) -> Result<(), Error> {
     }
     write_state(b, tmp.path())?;
     set_dir_readable(tmp.path());
-    let staged = tmp.keep();
-    std::fs::rename(&staged, dir).map_err(|e| {
-        let _ = std::fs::remove_dir_all(&staged);
-        Error::io("move into place", dir, e)
-    })
+    Ok(tmp.keep())
+}
+
+/// Replaces an existing folder. When it holds only what cmpx wrote, the new folder is staged
+/// and swapped in with one atomic exchange, so a crash leaves the old version or the new one,
+/// never a mix. A folder holding anything else (a user's notes) is updated file by file
+/// instead, so nothing of theirs is removed.
+fn update(b: &Bundle, target: &Path, dir: &Path, indices: &[usize]) -> Result<(), Error> {
+    if !only_ours(b, dir) {
+        return write_all(b, dir, indices);
+    }
+    let staged = stage(b, target)?;
+    match exchange(&staged, dir) {
+        Ok(()) => {
+            // `staged` now holds the old version; losing it to a crash here is harmless.
+            let _ = std::fs::remove_dir_all(&staged);
+            Ok(())
+        }
+        Err(_) => {
+            let _ = std::fs::remove_dir_all(&staged);
+            write_all(b, dir, indices)
+        }
+    }
+}
+
+/// True when every entry in the folder is one cmpx writes (its files, their directories, the
+/// state file, or a temporary file of ours).
+fn only_ours(b: &Bundle, dir: &Path) -> bool {
+    let ours: std::collections::BTreeSet<&str> = b
+        .files
+        .iter()
+        .flat_map(|(rel, _)| {
+            let parent = Path::new(rel).parent().and_then(Path::to_str);
+            [Some(*rel), parent.filter(|p| !p.is_empty())]
+        })
+        .flatten()
+        .chain([STATE_FILE])
+        .collect();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            return false;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let Some(rel) = path.strip_prefix(dir).ok().and_then(Path::to_str) else {
+                return false;
+            };
+            let name = entry.file_name();
+            let temporary = name.to_string_lossy().starts_with(atomic::TEMP_PREFIX);
+            if !ours.contains(rel) && !temporary {
+                return false;
+            }
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                stack.push(path);
+            }
+        }
+    }
+    true
+}
+
+/// Swaps two directories atomically (Linux `renameat2(RENAME_EXCHANGE)`).
+#[cfg(target_os = "linux")]
+fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    let a = CString::new(a.as_os_str().as_bytes())?;
+    let b = CString::new(b.as_os_str().as_bytes())?;
+    // SAFETY: both paths are valid NUL-terminated strings that outlive the call.
+    let rc = unsafe {
+        libc::syscall(
+            libc::SYS_renameat2,
+            libc::AT_FDCWD,
+            a.as_ptr(),
+            libc::AT_FDCWD,
+            b.as_ptr(),
+            libc::RENAME_EXCHANGE,
+        )
+    };
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn exchange(_a: &Path, _b: &Path) -> std::io::Result<()> {
+    Err(std::io::Error::from(std::io::ErrorKind::Unsupported))
+}
+
+/// Removes staging folders a killed export left in `target`. Only names with our prefix are
+/// touched.
+fn remove_leftovers(target: &Path) {
+    let Ok(entries) = std::fs::read_dir(target) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if entry
+            .file_name()
+            .to_string_lossy()
+            .starts_with(STAGING_PREFIX)
+            && entry.file_type().is_ok_and(|t| t.is_dir())
+        {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 #[cfg(unix)]

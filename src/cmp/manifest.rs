@@ -64,6 +64,12 @@ impl Manifest {
                 "'summary' has {chars} characters; at most {MAX_SUMMARY_CHARS} are allowed"
             ));
         }
+        if !self.name.trim().is_empty() && !is_safe_name(&self.name) {
+            out.push(format!(
+                "'name' {:?} is not a tool name: use letters, digits, '.', '_' and '-', starting with a letter or digit",
+                crate::text::preview(&self.name, 60)
+            ));
+        }
         if !is_semver(&self.version) {
             out.push(format!(
                 "'version' {:?} is not a semantic version (e.g. 1.0.0)",
@@ -75,6 +81,20 @@ impl Manifest {
         }
         out
     }
+}
+
+/// A name that is safe as a command word and a folder name: no path separators, no `..`, no
+/// leading dot or dash, nothing invisible.
+pub fn is_safe_name(name: &str) -> bool {
+    name.len() <= 128
+        && name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphanumeric())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+        && !name.contains("..")
 }
 
 #[cfg(test)]

@@ -154,8 +154,27 @@ pub fn tool_folders(root: &Path, skipped: &mut Vec<Skipped>) -> Vec<(PathBuf, Pa
         return Vec::new();
     };
     let mut found = Vec::new();
+    let max = crate::limits::max_tools();
     for entry in paths {
+        if found.len() >= max {
+            skipped.push(Skipped {
+                path: root.to_path_buf(),
+                reason: format!(
+                    "more than {max} tool folders; the rest are ignored (set {} to raise the limit)",
+                    crate::limits::MAX_TOOLS_ENV
+                ),
+            });
+            break;
+        }
         match entry {
+            Ok(dir)
+                if dir.file_name().is_some_and(|n| {
+                    n.to_string_lossy()
+                        .starts_with(super::export::STAGING_PREFIX)
+                }) =>
+            {
+                // A folder an export is building (or a killed one left): not installed.
+            }
             Ok(dir) => {
                 let cmp_dir = ["cmp", ".cmp"]
                     .iter()

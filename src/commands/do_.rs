@@ -63,6 +63,7 @@ pub fn run(mode: Mode, words: &[String]) -> Result<ExitCode, Error> {
         dry_run: inv.dry_run,
         interactive: true,
         limits: target::limits(inv.timeout),
+        output_file: inv.output_file.map(Into::into),
     };
     let result = invoke::invoke(&target, &inv.args, &flags);
     output::print_result(mode, &result);

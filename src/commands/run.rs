@@ -26,7 +26,8 @@ pub fn run(mode: Mode, tool: &str, tokens: &[String]) -> Result<ExitCode, Error>
         print_help(&def);
         return Ok(ExitCode::Success);
     }
-    let result = crate::exec::run_definition_owned(&def, inv.args);
+    let output_file = inv.output_file.as_deref().map(std::path::Path::new);
+    let result = crate::exec::run_definition_to(&def, inv.args, output_file);
     output::print_result(mode, &result);
     Ok(result
         .error_code()
@@ -85,6 +86,7 @@ fn run_installed(mode: Mode, tool: &str, tokens: &[String]) -> Result<ExitCode, 
         dry_run: inv.dry_run,
         interactive: true,
         limits: super::target::limits(inv.timeout),
+        output_file: inv.output_file.map(Into::into),
     };
     let result = crate::exec::invoke::invoke(&target, &inv.args, &flags);
     output::print_result(mode, &result);

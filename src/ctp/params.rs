@@ -21,6 +21,7 @@ pub fn prepare_owned(
     mut raw: Map<String, Value>,
 ) -> Result<Map<String, Value>, ToolError> {
     reject_unknown(def, &raw)?;
+    check_sizes(&raw)?;
     let mut out = Map::new();
     for param in &def.parameters {
         let value = match raw.remove(&param.name) {
@@ -49,6 +50,27 @@ pub fn prepare_owned(
         }
     }
     Ok(out)
+}
+
+/// Values sent inline (a JSON request, an MCP call) obey the same size limit as `@path`.
+fn check_sizes(raw: &Map<String, Value>) -> Result<(), ToolError> {
+    let limit = crate::limits::max_input();
+    for (name, value) in raw {
+        if let Value::String(s) = value
+            && s.len() as u64 > limit
+        {
+            return Err(ToolError::new(
+                ErrorCode::ConstraintViolation,
+                format!(
+                    "parameter '{name}' is {}, larger than the {} input limit (set {} to allow more)",
+                    crate::limits::human(s.len() as u64),
+                    crate::limits::human(limit),
+                    crate::limits::MAX_INPUT_ENV
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn reject_unknown(def: &ToolDefinition, raw: &Map<String, Value>) -> Result<(), ToolError> {

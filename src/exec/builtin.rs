@@ -5,6 +5,7 @@ use crate::ctp::{ErrorCode, ToolDefinition, ToolError, ToolResult, params};
 use crate::tools::{self, Args};
 use serde_json::{Map, Value, json};
 use std::panic::{self, AssertUnwindSafe};
+use std::path::Path;
 use std::time::Instant;
 
 /// The error for an id that names no catalogue tool, with the closest id as a suggestion.
@@ -38,10 +39,105 @@ pub fn run_definition(def: &ToolDefinition, raw: &Map<String, Value>) -> ToolRes
 
 /// [`run_definition`] taking the arguments by value, so a large input is never copied.
 pub fn run_definition_owned(def: &ToolDefinition, raw: Map<String, Value>) -> ToolResult {
+    run_definition_to(def, raw, None)
+}
+
+/// Runs a tool and applies the output limit (`CMPX_MAX_OUTPUT`): a longer `output` is
+/// truncated with a warning, after being written in full to `output_file` when one is given.
+pub fn run_definition_to(
+    def: &ToolDefinition,
+    raw: Map<String, Value>,
+    output_file: Option<&Path>,
+) -> ToolResult {
     let started = Instant::now();
     let input_size = super::serialized_len(&raw);
     let outcome = params::prepare_owned(def, raw).and_then(|prepared| execute(def, &prepared));
-    super::envelope_sized(outcome, started, input_size, def.version())
+    let mut warnings = Vec::new();
+    let outcome = outcome.and_then(|mut data| {
+        if let (Some(path), Some(Value::String(full))) = (output_file, data.get("output")) {
+            save_output(path, full)?;
+            warnings.push(format!(
+                "the full output ({}) was written to {}",
+                crate::limits::human(full.len() as u64),
+                path.display()
+            ));
+        }
+        if let Some(w) = cap_output(
+            &mut data,
+            crate::limits::max_output(),
+            output_file.is_some(),
+        ) {
+            warnings.push(w);
+        }
+        Ok(data)
+    });
+    let mut result = super::envelope_sized(outcome, started, input_size, def.version());
+    if let Some(m) = result.metadata.as_mut() {
+        m.warnings.extend(warnings);
+    }
+    result
+}
+
+/// Truncates `data.output` to at most `limit` bytes (on a character boundary).
+fn cap_output(data: &mut Value, limit: u64, saved: bool) -> Option<String> {
+    let Some(Value::String(output)) = data.get_mut("output") else {
+        return None;
+    };
+    let full = output.len() as u64;
+    if full <= limit {
+        return None;
+    }
+    let mut cut = usize::try_from(limit)
+        .unwrap_or(usize::MAX)
+        .min(output.len());
+    while !output.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    output.truncate(cut);
+    output.shrink_to_fit();
+    let how = if saved {
+        String::new()
+    } else {
+        " pass --output-file <path> to get all of it, or".to_string()
+    };
+    Some(format!(
+        "output truncated to the first {} of {} ({} bytes of {full});{how} set {} to raise the limit",
+        crate::limits::human(cut as u64),
+        crate::limits::human(full),
+        cut,
+        crate::limits::MAX_OUTPUT_ENV
+    ))
+}
+
+/// Writes the full output to a new file; an existing file is never replaced.
+fn save_output(path: &Path, output: &str) -> Result<(), ToolError> {
+    use std::io::Write;
+    let shown = path.display();
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(|e| {
+            let why = if e.kind() == std::io::ErrorKind::AlreadyExists {
+                "it already exists, and cmpx does not overwrite files".to_string()
+            } else {
+                e.to_string()
+            };
+            ToolError::new(
+                ErrorCode::ExecutionError,
+                format!("cannot write the output to {shown}: {why}"),
+            )
+        })?;
+    file.write_all(output.as_bytes())
+        .and_then(|()| file.sync_all())
+        .map_err(|e| {
+            // A partial file is worse than none.
+            let _ = std::fs::remove_file(path);
+            ToolError::new(
+                ErrorCode::ExecutionError,
+                format!("cannot write the output to {shown}: {e}"),
+            )
+        })
 }
 
 fn execute(def: &ToolDefinition, prepared: &Map<String, Value>) -> Result<Value, ToolError> {

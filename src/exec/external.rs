@@ -136,6 +136,12 @@ pub fn run(
     let (program, args) = argv
         .split_first()
         .ok_or_else(|| ToolError::invalid("empty command"))?;
+    if let Some(i) = args.iter().position(|a| a.contains('\0')) {
+        return Err(ToolError::invalid(format!(
+            "argument {} contains a NUL byte, which no program can receive; nothing was run",
+            i + 1
+        )));
+    }
     let path = locate(program, aliases)?;
     let mut cmd = Command::new(&path);
     cmd.args(args)

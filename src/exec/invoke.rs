@@ -19,7 +19,7 @@ pub struct Target {
     pub intent: Intent,
 }
 
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Flags {
     /// Consent given on the command line (`--yes`) or by the MCP client.
     pub yes: bool,
@@ -29,6 +29,8 @@ pub struct Flags {
     /// protocol, as with the MCP server.
     pub interactive: bool,
     pub limits: Limits,
+    /// `--output-file`: where a built-in tool's full output goes (see `run_definition_to`).
+    pub output_file: Option<std::path::PathBuf>,
 }
 
 fn shell_line(argv: &[String]) -> String {
@@ -120,7 +122,7 @@ pub fn invoke(target: &Target, given: &Map<String, Value>, flags: &Flags) -> Too
             return ToolResult::err(super::not_found(&argv[2]), None);
         };
         return match crate::argv::parse(&def, &argv[3..]) {
-            Ok(inv) => super::run_definition(&def, &inv.args),
+            Ok(inv) => super::run_definition_to(&def, inv.args, flags.output_file.as_deref()),
             Err(e) => super::envelope(Err(e.into_tool_error()), started, given, &version),
         };
     }

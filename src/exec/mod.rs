@@ -9,7 +9,9 @@ pub mod external;
 pub mod invoke;
 pub mod template;
 
-pub use builtin::{not_found, run_builtin, run_definition, run_definition_owned};
+pub use builtin::{
+    not_found, run_builtin, run_definition, run_definition_owned, run_definition_to,
+};
 
 use crate::ctp::{Metadata, ToolError, ToolResult};
 use serde_json::{Map, Value};

@@ -259,7 +259,7 @@ impl<R: BufRead, W: Write> Server<R, W> {
             ));
         };
         let result = match &tool.kind {
-            Kind::Builtin(def) => crate::exec::run_definition(def, args),
+            Kind::Builtin(def) => crate::exec::run_definition_to(def, args.clone(), None),
             Kind::Intent(target) => {
                 let target = target.as_ref().clone();
                 self.call_intent(&target, args)
