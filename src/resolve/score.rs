@@ -17,6 +17,9 @@ pub struct Weights {
     pub regex: f64,
     /// How much the name/summary/tags can contribute when patterns say little.
     pub weak: f64,
+    /// Weight of the request's unexplained terms beyond which it counts only by its square
+    /// root: a long, chatty request is not that much less about its tool.
+    pub unmatched: f64,
 }
 
 pub const WEIGHTS: Weights = Weights {
@@ -24,6 +27,7 @@ pub const WEIGHTS: Weights = Weights {
     fuzzy: 0.8,
     regex: 0.9,
     weak: 0.7,
+    unmatched: 12.0,
 };
 
 pub struct Query {
@@ -216,20 +220,26 @@ fn query_direction(q: &Query, ids: &HashMap<&str, TermId>) -> Direction {
 /// An entry's direction comes from a pattern shaped "<source> to <target>".
 fn direction_factor(e: &Entry, q: &Prepared) -> f64 {
     let Some(to) = q.to else { return 1.0 };
-    let Some((src, dst)) = e.patterns.iter().find_map(|p| match p {
-        Pattern::Terms(t) if t.len() == 3 && t[1] == to => Some((t[0], t[2])),
-        _ => None,
-    }) else {
-        return 1.0;
-    };
     let d = &q.direction;
-    let agrees = d.sources.contains(&src) || d.targets.contains(&dst);
-    let reversed = d.sources.contains(&dst) || d.targets.contains(&src);
-    match (agrees, reversed) {
-        (true, false) => 1.0,
-        (false, true) => 0.7,
-        _ => 0.9,
-    }
+    // A tool that converts both ways ("plist to json", "json to plist") is judged by the
+    // pattern that fits the request best.
+    e.patterns
+        .iter()
+        .filter_map(|p| match p {
+            Pattern::Terms(t) if t.len() == 3 && t[1] == to => Some((t[0], t[2])),
+            _ => None,
+        })
+        .map(|(src, dst)| {
+            let agrees = d.sources.contains(&src) || d.targets.contains(&dst);
+            let reversed = d.sources.contains(&dst) || d.targets.contains(&src);
+            match (agrees, reversed) {
+                (true, false) => 1.0,
+                (false, true) => 0.7,
+                _ => 0.9,
+            }
+        })
+        .reduce(f64::max)
+        .unwrap_or(1.0)
 }
 
 /// Length of the longest common subsequence of a pattern and the request, in terms.
@@ -315,7 +325,13 @@ fn score_terms(terms: &[TermId], q: &Prepared, ordered: bool) -> Match {
         0.0
     };
     let cov_q = if q_total > 0.0 {
-        q_matched / q_total
+        let unmatched = q_total - q_matched;
+        let unmatched = if unmatched > WEIGHTS.unmatched {
+            (unmatched * WEIGHTS.unmatched).sqrt()
+        } else {
+            unmatched
+        };
+        q_matched / (q_matched + unmatched)
     } else {
         0.0
     };

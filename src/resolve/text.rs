@@ -164,6 +164,13 @@ const SYNONYMS: &[(&str, &str)] = &[
     ("jwts", "jwt"),
     ("yml", "yaml"),
     ("b64", "base64"),
+    ("b32", "base32"),
+    ("b58", "base58"),
+    ("b85", "base85"),
+    ("a85", "ascii85"),
+    ("stylesheet", "css"),
+    ("stylesheets", "css"),
+    ("grab", "extract"),
     ("hexadecimal", "hex"),
     ("url", "url"),
     ("uri", "url"),
@@ -267,6 +274,12 @@ fn synonym_stems() -> &'static HashMap<String, String> {
 
 /// One word to its term: stemmed, with synonyms folded onto one spelling.
 pub fn term(word: &str) -> String {
+    // "ROT13'd", "base64'ed": the clitic says nothing the word does not.
+    let word = word
+        .strip_suffix("'d")
+        .or_else(|| word.strip_suffix("'ed"))
+        .filter(|w| !w.is_empty())
+        .unwrap_or(word);
     let map = synonym_stems();
     if let Some(canon) = map.get(word) {
         return canon.clone();
