@@ -119,7 +119,7 @@ def cmp_seeds():
             if data:
                 put("cmp_parse", data)
         f = files
-        put("registry_scan", b"\x00" + name.encode() + b"\0" + f["manifest.json"] + b"\0"
+        put("registry_scan", (b"\x40" if name in ("git", "files") else b"\x00") + name.encode() + b"\0" + f["manifest.json"] + b"\0"
             + f["capability.json"] + b"\0" + f["examples.json"])
     # Two folders with the same name in the manifest (shadowing), one in .cmp/.
     _, g = next(adapter_files())

@@ -71,9 +71,8 @@ fuzz_target!(|data: &[u8]| {
                 m.get("result").is_some() != m.get("error").is_some(),
                 "a response has exactly one of result and error: {line}"
             );
-            if let Some(Value::Object(r)) = m.get("result")
-                && r.get("isError") == Some(&Value::Bool(true))
-                && let Some(text) = r.pointer("/content/0/text").and_then(Value::as_str)
+            if m.pointer("/result/isError") == Some(&Value::Bool(true))
+                && let Some(text) = m.pointer("/result/content/0/text").and_then(Value::as_str)
                 && let Ok(err) = serde_json::from_str::<Value>(text)
                 && err.get("errorCode") == Some(&Value::from("INTERNAL_ERROR"))
                 && let Some(message) = err.get("error").and_then(Value::as_str)

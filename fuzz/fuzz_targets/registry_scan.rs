@@ -5,8 +5,9 @@
 //! Input: one flags byte, then NUL-separated fields, four per tool folder (up to three):
 //! `folder name, manifest.json, capability.json, examples.json`. An empty field leaves the
 //! file out. Flags, per folder `i` (bits 2i, 2i+1): 0 `cmp/`, 1 `.cmp/`, 2 both, 3 `cmp/`
-//! with `manifest.json` a directory. Bit 6 also makes an empty `cmp/` in a bare folder; bit 7
-//! scans the root twice (every name is then shadowed).
+//! with `manifest.json` a directory. Bit 6 also builds the MCP registry from the folder (slow:
+//! it copies the whole catalogue); bit 7 scans the root twice (every name is then shadowed).
+//! Every tree also has a bare folder with an empty `cmp/` and a stray file.
 
 use cmpx::cmp::{registry, validate};
 use libfuzzer_sys::fuzz_target;
@@ -74,9 +75,7 @@ fuzz_target!(|data: &[u8]| {
             }
         }
     }
-    if flags & 0x40 != 0 {
-        let _ = fs::create_dir_all(root.join("bare").join("cmp"));
-    }
+    let _ = fs::create_dir_all(root.join("bare").join("cmp"));
     let _ = fs::write(root.join("stray-file"), b"{}");
 
     let roots = if flags & 0x80 != 0 {
@@ -99,9 +98,11 @@ fuzz_target!(|data: &[u8]| {
         let _ = validate::check_folder(&skipped.path);
     }
     // The MCP registry builds tool definitions from every installed intent.
-    let mcp = cmpx::mcp::registry::Registry::load(&roots);
-    for t in &mcp.tools {
-        assert!(mcp.get(&t.name).is_some());
+    if flags & 0x40 != 0 && !scan.tools.is_empty() {
+        let mcp = cmpx::mcp::registry::Registry::load(&roots);
+        for t in &mcp.tools {
+            assert!(mcp.get(&t.name).is_some());
+        }
     }
 
     let _ = fs::remove_dir_all(&root);
