@@ -7,7 +7,7 @@
 //! naming tools that are slow by design (key derivation, key generation, user programs run
 //! without bound) are skipped, so a timeout means the loop itself is slow.
 
-use cmpx::mcp::registry::Registry;
+use cmpx::mcp::registry::{Kind, McpTool, Registry};
 use cmpx::mcp::{Options, Server};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
@@ -25,6 +25,26 @@ const SLOW: &[&str] = &[
     "fernet",
     "otp-generator",
 ];
+
+/// A fresh copy of the catalogue registry: building it (schemas for every tool) is what
+/// dominates an iteration otherwise.
+fn registry() -> Registry {
+    static BUILT: OnceLock<Registry> = OnceLock::new();
+    let built = BUILT.get_or_init(|| Registry::load(&[]));
+    let tools = built
+        .tools
+        .iter()
+        .map(|t| McpTool {
+            name: t.name.clone(),
+            definition: t.definition.clone(),
+            kind: match &t.kind {
+                Kind::Builtin(def) => Kind::Builtin(def.clone()),
+                Kind::Intent(target) => Kind::Intent(target.clone()),
+            },
+        })
+        .collect();
+    Registry { tools }
+}
 
 fn init() {
     static HOME: OnceLock<tempfile::TempDir> = OnceLock::new();
@@ -54,7 +74,7 @@ fuzz_target!(|data: &[u8]| {
         page_size: (flags >> 2) as usize,
     };
     let mut out = Vec::new();
-    let mut server = Server::new(Cursor::new(lines), &mut out, opts, Registry::load(&[]));
+    let mut server = Server::new(Cursor::new(lines), &mut out, opts, registry());
     server.run().expect("in-memory I/O does not fail");
     drop(server);
     let out = String::from_utf8(out).expect("responses are UTF-8");
