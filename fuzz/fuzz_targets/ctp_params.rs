@@ -23,13 +23,20 @@ fuzz_target!(|data: &[u8]| {
                 .unwrap_or_else(|| panic!("prepare returned undeclared '{name}'"));
             if raw.contains_key(name) {
                 params::validate(param, value).unwrap_or_else(|e| {
-                    panic!("prepared value for '{name}' fails validation: {}", e.message)
+                    panic!(
+                        "prepared value for '{name}' fails validation: {}",
+                        e.message
+                    )
                 });
             }
         }
         // Required parameters are all present.
         for p in def.parameters.iter().filter(|p| p.required) {
-            assert!(prepared.contains_key(&p.name), "required '{}' missing", p.name);
+            assert!(
+                prepared.contains_key(&p.name),
+                "required '{}' missing",
+                p.name
+            );
         }
         // Preparing prepared arguments again changes nothing (normalisation is idempotent).
         let again = params::prepare(def, &prepared).expect("prepared arguments prepare again");

@@ -31,7 +31,10 @@ fuzz_target!(|data: &[u8]| {
     }
     if let Ok(values) = template::prepare(&params, &given) {
         for key in values.keys() {
-            assert!(params.contains_key(key), "prepare returned undeclared '{key}'");
+            assert!(
+                params.contains_key(key),
+                "prepare returned undeclared '{key}'"
+            );
         }
         if let Ok(argv) = template::render(command, &values) {
             assert!(!argv.is_empty(), "render returned an empty argv");

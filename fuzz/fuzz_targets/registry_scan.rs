@@ -85,7 +85,10 @@ fuzz_target!(|data: &[u8]| {
     };
     let scan = registry::scan(&roots);
     for tool in &scan.tools {
-        assert!(tool.manifest.problems().is_empty(), "a tool with problems was installed");
+        assert!(
+            tool.manifest.problems().is_empty(),
+            "a tool with problems was installed"
+        );
         assert!(scan.find(tool.name()).is_some());
         if let Ok(cap) = tool.capability() {
             let _ = validate::check_capability(&cap);
