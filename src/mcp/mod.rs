@@ -37,7 +37,7 @@ pub struct Server<R, W> {
     /// The client answers `elicitation/create`, so consent can be asked for.
     elicitation: bool,
     /// Messages that arrived while we waited for a reply to our own request.
-    queued: VecDeque<String>,
+    queued: VecDeque<Vec<u8>>,
     next_request: u64,
 }
 
@@ -58,6 +58,11 @@ pub fn serve(opts: Options) -> i32 {
             1
         }
     }
+}
+
+/// A line with nothing but whitespace (ignored between messages).
+fn is_blank(line: &[u8]) -> bool {
+    std::str::from_utf8(line).is_ok_and(|s| s.trim().is_empty())
 }
 
 fn error(id: Value, code: i64, message: impl Into<String>) -> Value {
@@ -81,17 +86,20 @@ impl<R: BufRead, W: Write> Server<R, W> {
         }
     }
 
-    fn read_line(&mut self) -> std::io::Result<Option<String>> {
+    /// The next non-blank line as bytes. Bytes, not a `String`: a line that is not UTF-8 is
+    /// a parse error for that message (answered with -32700), not an I/O error that ends the
+    /// server.
+    fn read_line(&mut self) -> std::io::Result<Option<Vec<u8>>> {
         if let Some(line) = self.queued.pop_front() {
             return Ok(Some(line));
         }
-        let mut line = String::new();
+        let mut line = Vec::new();
         loop {
             line.clear();
-            if self.input.read_line(&mut line)? == 0 {
+            if self.input.read_until(b'\n', &mut line)? == 0 {
                 return Ok(None);
             }
-            if !line.trim().is_empty() {
+            if !is_blank(&line) {
                 return Ok(Some(line));
             }
         }
@@ -106,7 +114,7 @@ impl<R: BufRead, W: Write> Server<R, W> {
 
     pub fn run(&mut self) -> std::io::Result<()> {
         while let Some(line) = self.read_line()? {
-            let response = match serde_json::from_str::<Value>(&line) {
+            let response = match serde_json::from_slice::<Value>(&line) {
                 Err(e) => Some(error(Value::Null, PARSE_ERROR, format!("parse error: {e}"))),
                 Ok(Value::Array(batch)) if !batch.is_empty() => {
                     let replies: Vec<Value> =
@@ -319,13 +327,13 @@ impl<R: BufRead, W: Write> Server<R, W> {
                 },
             },
         }))?;
-        let mut line = String::new();
+        let mut line = Vec::new();
         loop {
             line.clear();
-            if self.input.read_line(&mut line)? == 0 {
+            if self.input.read_until(b'\n', &mut line)? == 0 {
                 return Ok(false);
             }
-            let Ok(msg) = serde_json::from_str::<Value>(&line) else {
+            let Ok(msg) = serde_json::from_slice::<Value>(&line) else {
                 continue;
             };
             if msg.get("id") == Some(&json!(id)) && msg.get("method").is_none() {
@@ -359,5 +367,44 @@ impl McpTool {
             "description": self.definition.get("description"),
             "annotations": self.definition.get("annotations"),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session(input: &[u8]) -> Vec<Value> {
+        let opts = Options {
+            progressive: false,
+            allow_destructive: false,
+            page_size: 10,
+        };
+        let mut out = Vec::new();
+        let registry = Registry { tools: Vec::new() };
+        let mut server = Server::new(input, &mut out, opts, registry);
+        server.run().expect("in-memory session");
+        String::from_utf8(out)
+            .expect("responses are UTF-8")
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("one JSON value per line"))
+            .collect()
+    }
+
+    /// Found by fuzzing (mcp_loop): a line that is not UTF-8 ended the whole server with an
+    /// I/O error; it is a parse error for that line only.
+    #[test]
+    fn invalid_utf8_line_is_a_parse_error_and_the_server_goes_on() {
+        let input = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initia\x89ize\"}\n\
+                      \n\
+                      {\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n";
+        let replies = session(input);
+        assert_eq!(replies.len(), 2, "{replies:?}");
+        assert_eq!(replies[0]["error"]["code"], json!(PARSE_ERROR));
+        assert_eq!(replies[0]["id"], Value::Null);
+        assert_eq!(
+            replies[1],
+            json!({ "jsonrpc": "2.0", "id": 2, "result": {} })
+        );
     }
 }
