@@ -30,27 +30,12 @@ pub(crate) fn read_binary(text: &str, encoding: &str) -> Result<Vec<u8>, ToolErr
     if encoding == "base64" {
         return decode_base64_param("input", text);
     }
-    let mut digits = String::with_capacity(text.len());
-    for token in text.split(|c: char| c.is_ascii_whitespace() || c == ':' || c == ',') {
-        let token = token
-            .strip_prefix("0x")
-            .or_else(|| token.strip_prefix("0X"))
-            .unwrap_or(token);
-        digits.push_str(token);
-    }
-    if let Some((i, c)) = digits.char_indices().find(|(_, c)| !c.is_ascii_hexdigit()) {
-        return Err(ToolError::invalid(format!(
-            "input is not hex: '{c}' at hex digit {} is not 0-9 or a-f (choose encoding 'base64' for Base64 input)",
-            i + 1
-        )));
-    }
-    if digits.len() % 2 == 1 {
-        return Err(ToolError::invalid(format!(
-            "input has an odd number of hex digits ({}): each byte needs two",
-            digits.len()
-        )));
-    }
-    hex::decode(&digits).map_err(|e| ToolError::invalid(format!("input is not hex: {e}")))
+    super::encoding::parse_hex(text).map_err(|e| {
+        ToolError::invalid(format!(
+            "input is not hex: {} (choose encoding 'base64' for Base64 input)",
+            e.message
+        ))
+    })
 }
 
 /// Binary output as lowercase hex or standard Base64.

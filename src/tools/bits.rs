@@ -410,30 +410,14 @@ fn spaced_hex(bytes: &[u8]) -> String {
         .join(" ")
 }
 
-/// Hex bytes with optional 0x/\x prefixes and space, colon, comma or hyphen separators.
+/// Hex bytes as people paste them (see `encoding::parse_hex`).
 fn parse_hex_bytes(input: &str) -> Result<Vec<u8>, ToolError> {
-    let mut digits = String::new();
-    for token in input.split(|c: char| c.is_whitespace() || matches!(c, ':' | ',' | '-')) {
-        let t = token
-            .strip_prefix("0x")
-            .or_else(|| token.strip_prefix("0X"))
-            .unwrap_or(token);
-        let t = t.replace("\\x", "");
-        if let Some(bad) = t.chars().find(|c| !c.is_ascii_hexdigit()) {
-            return Err(ToolError::invalid(format!(
-                "'{}' is not hex: '{bad}' is not a hex digit (choose dataFormat 'text' for raw text)",
-                crate::text::preview(token, 40)
-            )));
-        }
-        digits.push_str(&t);
-    }
-    if !digits.len().is_multiple_of(2) {
-        return Err(ToolError::invalid(format!(
-            "the hex data has {} digits, an odd number: every byte needs two",
-            digits.len()
-        )));
-    }
-    hex::decode(&digits).map_err(|e| ToolError::invalid(format!("invalid hex: {e}")))
+    super::encoding::parse_hex(input).map_err(|e| {
+        ToolError::invalid(format!(
+            "{} (choose dataFormat 'text' for raw text)",
+            e.message
+        ))
+    })
 }
 
 fn swap_integer(input: &str, width: &str) -> ToolOutcome {
