@@ -29,6 +29,20 @@ pub struct Invocation {
     pub intent: Option<String>,
     /// `--output-file <path>`: where the full `output` goes when it is too large to print.
     pub output_file: Option<String>,
+    /// A `@path` value left unread for the caller to stream: (parameter, path). Its slot in
+    /// `args` holds an empty string until [`Invocation::read_deferred`] fills it.
+    pub deferred: Option<(String, String)>,
+}
+
+impl Invocation {
+    /// Reads the deferred file into `args` after all, as [`parse`] would have.
+    pub fn read_deferred(&mut self) -> Result<(), Error> {
+        if let Some((name, path)) = self.deferred.take() {
+            let text = utf8(read_file(&path, &name)?, &name)?;
+            self.args.insert(name, Value::String(text));
+        }
+        Ok(())
+    }
 }
 
 /// Where a parameter's value may come from.
@@ -105,8 +119,37 @@ pub fn parse(def: &ToolDefinition, tokens: &[String]) -> Result<Invocation, Erro
     parse_slots(&slots_for_definition(def), tokens)
 }
 
+/// [`parse`], leaving a `@path` value of parameter `defer` unread (see [`Invocation::deferred`]).
+pub fn parse_deferring(
+    def: &ToolDefinition,
+    tokens: &[String],
+    defer: &str,
+) -> Result<Invocation, Error> {
+    parse_inner(&slots_for_definition(def), tokens, Some(defer))
+}
+
 pub fn parse_slots(slots: &[Slot], tokens: &[String]) -> Result<Invocation, Error> {
+    parse_inner(slots, tokens, None)
+}
+
+fn parse_inner(
+    slots: &[Slot],
+    tokens: &[String],
+    defer: Option<&str>,
+) -> Result<Invocation, Error> {
     let mut inv = Invocation::default();
+    let mut deferred = None;
+    // A value for the deferred parameter that names a file is recorded, not read.
+    let mut value_of = |slot: &Slot, raw: &str, stdin_used: &mut bool| {
+        if defer == Some(slot.name.as_str())
+            && matches!(slot.source, Source::Files | Source::FilesAndStdin)
+            && let Some(path) = raw.strip_prefix('@').filter(|p| !p.starts_with('@'))
+        {
+            deferred = Some((slot.name.clone(), path.to_string()));
+            return Ok(Value::String(String::new()));
+        }
+        resolve_value(slot, raw, stdin_used)
+    };
     let mut stdin_used = false;
     let mut given: Map<String, Value> = Map::new();
     let mut from_args_flag: Map<String, Value> = Map::new();
@@ -124,7 +167,7 @@ pub fn parse_slots(slots: &[Slot], tokens: &[String]) -> Result<Invocation, Erro
                     crate::text::preview(token, 40)
                 )));
             };
-            let value = resolve_value(slot, token, &mut stdin_used)?;
+            let value = value_of(slot, token, &mut stdin_used)?;
             given.insert(slot.name.clone(), value);
             continue;
         };
@@ -191,7 +234,7 @@ pub fn parse_slots(slots: &[Slot], tokens: &[String]) -> Result<Invocation, Erro
                     return Err(Error::Usage(format!("--{key} is given more than once")));
                 }
                 let value = match (slot, inline) {
-                    (Some(s), Some(v)) => resolve_value(s, &v, &mut stdin_used)?,
+                    (Some(s), Some(v)) => value_of(s, &v, &mut stdin_used)?,
                     (Some(s), None) if s.flag => {
                         match tokens.get(i).filter(|t| {
                             t.eq_ignore_ascii_case("true") || t.eq_ignore_ascii_case("false")
@@ -205,7 +248,7 @@ pub fn parse_slots(slots: &[Slot], tokens: &[String]) -> Result<Invocation, Erro
                     }
                     (Some(s), None) => {
                         let raw = next_value(tokens, &mut i, &s.name)?;
-                        resolve_value(s, &raw, &mut stdin_used)?
+                        value_of(s, &raw, &mut stdin_used)?
                     }
                     // Unknown names are kept so that validation can name them with a suggestion.
                     (None, Some(v)) => Value::String(v),
@@ -221,6 +264,7 @@ pub fn parse_slots(slots: &[Slot], tokens: &[String]) -> Result<Invocation, Erro
             }
         }
     }
+    inv.deferred = deferred;
     inv.args = from_args_flag;
     inv.args.extend(given);
     Ok(inv)
@@ -246,10 +290,15 @@ fn read_stdin(stdin_used: &mut bool, name: &str) -> Result<Vec<u8>, Error> {
         .map_err(|e| e.unwrap_or_else(|e| Error::io("read", "standard input", e)))
 }
 
+/// The error for a `@path` file that cannot be read.
+pub fn unreadable(name: &str, path: &str, e: &std::io::Error) -> Error {
+    let shown = crate::text::preview(path, 200);
+    Error::Usage(format!("--{name} @{shown}: cannot read the file: {e}"))
+}
+
 fn read_file(path: &str, name: &str) -> Result<Vec<u8>, Error> {
     let shown = crate::text::preview(path, 200);
-    let cannot =
-        |e: std::io::Error| Error::Usage(format!("--{name} @{shown}: cannot read the file: {e}"));
+    let cannot = |e: std::io::Error| unreadable(name, path, &e);
     let file = std::fs::File::open(path).map_err(cannot)?;
     // A regular file's size is known up front: a too-large one is refused before reading.
     let size = file
@@ -317,9 +366,14 @@ fn utf8(bytes: Vec<u8>, name: &str) -> Result<String, Error> {
     let offset = std::str::from_utf8(&bytes)
         .err()
         .map_or(0, |e| e.valid_up_to());
-    Err(Error::Usage(format!(
+    Err(not_utf8(name, offset as u64))
+}
+
+/// The error for a text input that is not UTF-8.
+pub fn not_utf8(name: &str, offset: u64) -> Error {
+    Error::Usage(format!(
         "--{name}: the input is not valid UTF-8 (first bad byte at offset {offset}); pass binary data to a file parameter or as Base64"
-    )))
+    ))
 }
 
 fn read_indirect(raw: &str, stdin_used: &mut bool, name: &str) -> Result<String, Error> {

@@ -11,6 +11,7 @@ pub mod ctp;
 pub mod discovery;
 pub mod error;
 pub mod exec;
+pub mod jsonstr;
 pub mod limits;
 pub mod mcp;
 pub mod output;

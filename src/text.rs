@@ -23,6 +23,18 @@ pub fn preview(s: &str, max: usize) -> String {
     escape_control(&cut)
 }
 
+/// A character named for an error message: `'x'` when printable ASCII, with its code point
+/// otherwise (`'é' (U+00E9)`, `U+0000`), so that nothing invisible or misleading is printed.
+pub fn describe_char(c: char) -> String {
+    match c {
+        ' '..='~' => format!("'{c}'"),
+        c if c.is_alphanumeric() => format!("'{c}' (U+{:04X})", c as u32),
+        // Controls, spaces, and format characters such as U+202E (which reverses the text
+        // after it) are shown only by number.
+        c => format!("U+{:04X}", c as u32),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -32,5 +44,13 @@ mod tests {
         assert_eq!(escape_control("a\u{1b}[2Jb\n"), "a\\u{1b}[2Jb\\n");
         assert_eq!(preview("abcdef", 3), "abc…");
         assert_eq!(preview("ab", 3), "ab");
+    }
+
+    #[test]
+    fn describes_characters_visibly() {
+        assert_eq!(describe_char('$'), "'$'");
+        assert_eq!(describe_char('é'), "'é' (U+00E9)");
+        assert_eq!(describe_char('\u{1b}'), "U+001B");
+        assert_eq!(describe_char('\u{202e}'), "U+202E");
     }
 }

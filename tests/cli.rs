@@ -71,20 +71,18 @@ fn invalid_utf8_from_a_file_is_a_clear_usage_error() {
     let mut t = Test::new();
     let file = t.home().join("bin.dat");
     std::fs::write(&file, [0x66, 0xff, 0xfe]).unwrap();
-    let out = t
-        .args([
-            "run",
-            "base64-encoder",
-            "--input",
-            &format!("@{}", file.display()),
-        ])
-        .run();
+    let at = format!("@{}", file.display());
+    let out = t.args(["run", "url-encoder", "--input", &at]).run();
     assert_eq!(out.code, 2);
     let doc = out.json();
     assert!(
         doc["error"].as_str().unwrap().contains("not valid UTF-8"),
         "{doc}"
     );
+    // The tools that stream a file take its bytes, as `base64` and `sha256sum` do.
+    let out = t.args(["run", "base64-encoder", "--input", &at]).run();
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    assert_eq!(out.json()["data"]["output"], "Zv/+");
 }
 
 #[test]

@@ -151,7 +151,7 @@ fn values_no_program_can_receive_are_refused_clearly() {
     let out = t
         .args([
             "run",
-            "base64-encoder",
+            "url-encoder",
             "--input",
             &format!("@{}", bad.display()),
         ])
@@ -654,7 +654,15 @@ fn export_with(
     home: &Path,
     hook: impl FnMut() -> std::io::Result<()> + Send + Sync + 'static,
 ) -> (i32, String) {
-    let mut cmd = Command::new(bin());
+    export_by(Path::new(bin()), home, hook)
+}
+
+fn export_by(
+    binary: &Path,
+    home: &Path,
+    hook: impl FnMut() -> std::io::Result<()> + Send + Sync + 'static,
+) -> (i32, String) {
+    let mut cmd = Command::new(binary);
     cmd.arg("export")
         .env("CMP_HOME", home)
         .env("HOME", home)
@@ -718,7 +726,13 @@ fn a_read_only_home_gives_a_clear_error_and_keeps_existing_folders() {
         set(&tools.join(name).join("cmp"), 0o555);
     }
     let root = is_root();
-    let (code, text) = export_with(t.home(), move || {
+    // "nobody" may not be able to reach the build directory (a clone in a 0700 temp dir), so
+    // it runs a copy of the binary from a directory anyone can enter.
+    let bin_dir = tempfile::tempdir().unwrap();
+    set(bin_dir.path(), 0o755);
+    let binary = bin_dir.path().join("cmpx");
+    std::fs::copy(bin(), &binary).unwrap();
+    let (code, text) = export_by(&binary, t.home(), move || {
         if root {
             // Root ignores permission bits: run the export as "nobody" instead.
             // SAFETY: plain libc calls in the child before exec.

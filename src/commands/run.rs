@@ -3,6 +3,7 @@
 use crate::catalogue;
 use crate::ctp::ToolDefinition;
 use crate::error::{Error, ExitCode};
+use crate::exec::stream::Streamed;
 use crate::output::{self, Mode};
 
 pub fn run(mode: Mode, tool: &str, tokens: &[String]) -> Result<ExitCode, Error> {
@@ -21,10 +22,32 @@ pub fn run(mode: Mode, tool: &str, tokens: &[String]) -> Result<ExitCode, Error>
         Some(def) if !wants_intent => def,
         _ => return run_installed(mode, tool, tokens),
     };
-    let inv = crate::argv::parse(&def, tokens)?;
+    let mut inv = match crate::tools::streaming::streaming(&def.id) {
+        Some((param, _)) => crate::argv::parse_deferring(&def, tokens, param)?,
+        None => crate::argv::parse(&def, tokens)?,
+    };
     if inv.help {
         print_help(&def);
         return Ok(ExitCode::Success);
+    }
+    // A large file streams when the result is one compact JSON document written in full.
+    if let Some((param, path)) = inv.deferred.take() {
+        let whole = mode == (Mode::Json { pretty: false }) && inv.output_file.is_none();
+        let mut args = std::mem::take(&mut inv.args);
+        args.remove(&param);
+        if whole {
+            match crate::exec::stream::run(&def, args, std::path::Path::new(&path))? {
+                Streamed::Printed(result) => {
+                    return Ok(result
+                        .error_code()
+                        .map_or(ExitCode::Success, ExitCode::for_error_code));
+                }
+                Streamed::Declined(back) => args = back,
+            }
+        }
+        inv.args = args;
+        inv.deferred = Some((param, path));
+        inv.read_deferred()?;
     }
     let output_file = inv.output_file.as_deref().map(std::path::Path::new);
     let result = crate::exec::run_definition_to(&def, inv.args, output_file);

@@ -7,6 +7,7 @@ mod builtin;
 pub mod confirm;
 pub mod external;
 pub mod invoke;
+pub mod stream;
 pub mod template;
 
 pub use builtin::{
@@ -49,10 +50,14 @@ pub fn envelope_sized(
         Err(e) => ToolResult::err(e, Some(metadata)),
     };
     if let Some(m) = result.metadata.as_mut() {
-        // Rounded to microseconds: more digits would be noise, not precision.
-        m.execution_time = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
+        m.execution_time = millis(started);
     }
     result
+}
+
+/// Milliseconds since `started`, rounded to microseconds: more digits would be noise.
+fn millis(started: Instant) -> f64 {
+    (started.elapsed().as_secs_f64() * 1e6).round() / 1e3
 }
 
 /// The length of `v` as compact JSON, without building it. Strings, where a large input or
@@ -66,7 +71,7 @@ fn json_len(v: &Value) -> u64 {
         Value::Null => 4,
         Value::Bool(b) => 4 + u64::from(!*b),
         Value::Number(n) => n.to_string().len() as u64,
-        Value::String(s) => string_len(s),
+        Value::String(s) => crate::jsonstr::len(s),
         Value::Array(items) => {
             2 + items.len().saturating_sub(1) as u64 + items.iter().map(json_len).sum::<u64>()
         }
@@ -79,31 +84,8 @@ fn object_len(map: &Map<String, Value>) -> u64 {
     2 + map.len().saturating_sub(1) as u64
         + map
             .iter()
-            .map(|(k, v)| string_len(k) + 1 + json_len(v))
+            .map(|(k, v)| crate::jsonstr::len(k) + 1 + json_len(v))
             .sum::<u64>()
-}
-
-/// serde_json escapes `"` and `\\` as two bytes, \\b \\t \\n \\f \\r as two, other control
-/// characters as six (`\\u00XX`), and writes everything else as it is.
-fn string_len(s: &str) -> u64 {
-    // Byte-wide compares summed per 255-byte block vectorise; a per-byte match or table lookup
-    // ran slower than serde_json's escaper itself on a 1 GiB string.
-    let extra: u64 = s
-        .as_bytes()
-        .chunks(255)
-        .map(|block| {
-            block.iter().fold(0u16, |n, &b| {
-                let quote = u8::from((b == b'"') | (b == b'\\'));
-                let control = u8::from(b < 0x20);
-                let short = u8::from(
-                    (b == 0x08) | (b == b'\t') | (b == b'\n') | (b == 0x0c) | (b == b'\r'),
-                );
-                // `short` implies `control`, so this is 1, 2 or 6 bytes less one, never negative.
-                n + u16::from(quote + 5 * control - 4 * short)
-            }) as u64
-        })
-        .sum();
-    s.len() as u64 + 2 + extra
 }
 
 #[cfg(test)]

@@ -5,7 +5,6 @@
 //! `INTERNAL_ERROR` rather than a panic.
 
 use crate::ctp::{ErrorCode, ToolError};
-use base64::Engine;
 use serde_json::{Map, Value};
 
 pub struct Args<'a> {
@@ -92,22 +91,5 @@ impl<'a> Args<'a> {
 /// Decodes Base64 given for a parameter, accepting standard or URL-safe alphabets, with or
 /// without padding, ignoring ASCII whitespace (line-wrapped Base64 is common).
 pub fn decode_base64_param(name: &str, text: &str) -> Result<Vec<u8>, ToolError> {
-    use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
-    const LENIENT: GeneralPurposeConfig =
-        GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent);
-    // Line-wrapped Base64 is common; copying is only paid when there is whitespace to drop.
-    let compact: std::borrow::Cow<[u8]> = if text.bytes().any(|b| b.is_ascii_whitespace()) {
-        text.bytes()
-            .filter(|b| !b.is_ascii_whitespace())
-            .collect::<Vec<u8>>()
-            .into()
-    } else {
-        text.as_bytes().into()
-    };
-    let standard = GeneralPurpose::new(&base64::alphabet::STANDARD, LENIENT);
-    let url_safe = GeneralPurpose::new(&base64::alphabet::URL_SAFE, LENIENT);
-    standard
-        .decode(&compact)
-        .or_else(|_| url_safe.decode(&compact))
-        .map_err(|e| ToolError::invalid(format!("parameter '{name}' is not valid Base64: {e}")))
+    super::b64::decode_str(name, text)
 }

@@ -2,14 +2,17 @@
 
 use super::ToolFn;
 use super::args::{Args, decode_base64_param};
-use super::data::with_output;
+use super::b64;
+use super::chunks::{Chunks, Stop};
+use super::streaming::{Emit, Output, Plan, run_in_memory, stop_error};
 use crate::ctp::{ToolError, ToolOutcome};
 use base64::Engine;
-use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD};
+use base64::engine::general_purpose::STANDARD;
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode, utf8_percent_encode};
-use serde_json::json;
+use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::io::Write;
 use std::sync::OnceLock;
 
 pub const TOOLS: &[(&str, ToolFn)] = &[
@@ -20,45 +23,119 @@ pub const TOOLS: &[(&str, ToolFn)] = &[
 
 fn base64_encoder(args: &Args) -> ToolOutcome {
     let input = args.str("input")?;
-    let mode = args.str("mode")?;
-    let variant = args.str("variant")?;
-    if mode == "decode" {
-        let bytes = decode_base64_param("input", input)?;
-        return Ok(match String::from_utf8(bytes) {
-            Ok(text) => with_output(text, json!({ "mode": mode, "outputEncoding": "utf-8" })),
-            Err(e) => {
-                let encoded = STANDARD.encode(e.into_bytes());
-                with_output(encoded, json!({ "mode": mode, "outputEncoding": "base64" }))
-            }
-        });
+    match plan_base64(args, Chunks::text(input)).map_err(stop_error)? {
+        Some(plan) => run_in_memory(plan),
+        None => Err(ToolError::invalid("unsupported Base64 arguments")),
     }
-    let engine = match (variant, args.flag("padding")) {
-        ("urlsafe", true) => &URL_SAFE,
-        ("urlsafe", false) => &URL_SAFE_NO_PAD,
-        (_, true) => &STANDARD,
-        (_, false) => &STANDARD_NO_PAD,
-    };
-    let encoded = engine.encode(input.as_bytes());
-    let width = args.usize("lineLength")?;
-    let output = if width == 0 {
-        encoded
-    } else {
-        wrap(&encoded, width)
-    };
-    Ok(with_output(
-        output,
-        json!({ "mode": mode, "variant": variant }),
-    ))
 }
 
-/// Splits ASCII text into lines of `width` characters joined by CRLF-free newlines.
-fn wrap(ascii: &str, width: usize) -> String {
-    ascii
-        .as_bytes()
-        .chunks(width)
-        .map(|c| std::str::from_utf8(c).unwrap_or_default())
-        .collect::<Vec<_>>()
-        .join("\n")
+/// Encode: a single pass. Decode: one pass decodes to find the alphabet, the length, and whether the bytes are text
+/// (returned as they are) or binary (returned as standard Base64); the second writes them.
+pub fn plan_base64<'a>(args: &Args, input: Chunks<'a>) -> Result<Option<Plan<'a>>, Stop> {
+    let mode = args.str("mode")?;
+    if mode == "decode" {
+        let (url_safe, (len, text)) = b64::decode_detecting(
+            &input,
+            || (0u64, Utf8Check::default()),
+            |(len, text), bytes| {
+                *len += bytes.len() as u64;
+                text.push(bytes);
+            },
+        )?;
+        let is_text = text.finish();
+        let (encoding, len) = if is_text {
+            ("utf-8", len)
+        } else {
+            ("base64", b64::Encoding::STANDARD.output_len(len))
+        };
+        let emit: Emit<'a> = Box::new(move |out: &mut dyn Write| {
+            if is_text {
+                return b64::decode_pass(&input, url_safe, |bytes| Ok(out.write_all(bytes)?));
+            }
+            let mut encoder = b64::Encoder::new(b64::Encoding::STANDARD, out);
+            b64::decode_pass(&input, url_safe, |bytes| Ok(encoder.push(bytes)?))?;
+            encoder.finish()?;
+            Ok(())
+        });
+        return Ok(Some(Plan {
+            fields: fields(&[("mode", mode), ("outputEncoding", encoding)]),
+            output: Output::Stream { len, emit },
+        }));
+    }
+    let variant = args.str("variant")?;
+    let encoding = b64::Encoding {
+        url_safe: variant == "urlsafe",
+        padding: args.flag("padding"),
+        width: args.usize("lineLength")?,
+    };
+    // One pass: the length is known up front, and any bytes encode (a `@path` file need not
+    // be text).
+    let n = input.byte_len()?;
+    let emit: Emit<'a> = Box::new(move |out: &mut dyn Write| {
+        let mut encoder = b64::Encoder::new(encoding, out);
+        input.each(|piece| Ok(encoder.push(piece)?))?;
+        encoder.finish()?;
+        Ok(())
+    });
+    Ok(Some(Plan {
+        fields: fields(&[("mode", mode), ("variant", variant)]),
+        output: Output::Stream {
+            len: encoding.output_len(n),
+            emit,
+        },
+    }))
+}
+
+fn fields(pairs: &[(&str, &str)]) -> Map<String, Value> {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), Value::String(v.to_string())))
+        .collect()
+}
+
+/// Whether bytes seen in pieces form UTF-8 text, carrying a character cut between pieces.
+#[derive(Default)]
+struct Utf8Check {
+    carry: Vec<u8>,
+    bad: bool,
+}
+
+impl Utf8Check {
+    fn push(&mut self, mut bytes: &[u8]) {
+        if self.bad {
+            return;
+        }
+        if let Some(&lead) = self.carry.first() {
+            // Complete the character cut at the end of the previous piece.
+            let width = match lead {
+                0xf0.. => 4,
+                0xe0.. => 3,
+                _ => 2,
+            };
+            let need = (width - self.carry.len()).min(bytes.len());
+            self.carry.extend_from_slice(&bytes[..need]);
+            bytes = &bytes[need..];
+            if self.carry.len() < width {
+                return;
+            }
+            self.bad = std::str::from_utf8(&self.carry).is_err();
+            self.carry.clear();
+            if self.bad {
+                return;
+            }
+        }
+        match simdutf8::compat::from_utf8(bytes) {
+            Ok(_) => {}
+            Err(e) if e.error_len().is_none() => {
+                self.carry.extend_from_slice(&bytes[e.valid_up_to()..]);
+            }
+            Err(_) => self.bad = true,
+        }
+    }
+
+    fn finish(self) -> bool {
+        !self.bad && self.carry.is_empty()
+    }
 }
 
 /// RFC 3986 §2.3 unreserved characters are the only ones left as they are.

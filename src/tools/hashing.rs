@@ -2,6 +2,9 @@
 
 use super::ToolFn;
 use super::args::{Args, decode_base64_param};
+use super::chunks::{Chunks, Stop};
+use super::data::with_output;
+use super::streaming::{Output, Plan, run_in_memory, stop_error};
 use crate::ctp::{ToolError, ToolOutcome};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
@@ -15,71 +18,140 @@ pub const TOOLS: &[(&str, ToolFn)] = &[
     ("hmac-generator", hmac_generator),
 ];
 
-type HashFn = fn(&[u8]) -> Vec<u8>;
-
-fn digest_of<D: Digest>(data: &[u8]) -> Vec<u8> {
-    D::digest(data).to_vec()
+/// A digest fed in pieces: RustCrypto's `Digest` types and BLAKE3 behind one interface.
+trait Hasher {
+    fn update(&mut self, data: &[u8]);
+    fn finish(self: Box<Self>) -> Vec<u8>;
 }
 
-fn blake3_of(data: &[u8]) -> Vec<u8> {
-    blake3::hash(data).as_bytes().to_vec()
+struct Crypto<D>(D);
+
+impl<D: Digest> Hasher for Crypto<D> {
+    fn update(&mut self, data: &[u8]) {
+        self.0.update(data);
+    }
+    fn finish(self: Box<Self>) -> Vec<u8> {
+        self.0.finalize().to_vec()
+    }
+}
+
+impl Hasher for blake3::Hasher {
+    fn update(&mut self, data: &[u8]) {
+        // Disambiguated: `blake3::Hasher::update` is an inherent method returning `&mut Self`.
+        blake3::Hasher::update(self, data);
+    }
+    fn finish(self: Box<Self>) -> Vec<u8> {
+        self.finalize().as_bytes().to_vec()
+    }
+}
+
+type NewHasher = fn() -> Box<dyn Hasher>;
+
+fn crypto<D: Digest + 'static>() -> Box<dyn Hasher> {
+    Box::new(Crypto(D::new()))
 }
 
 /// Every hash-generator algorithm in the order `all` lists them.
-const HASHES: &[(&str, HashFn)] = &[
-    ("md5", digest_of::<md5::Md5>),
-    ("sha1", digest_of::<sha1::Sha1>),
-    ("sha224", digest_of::<sha2::Sha224>),
-    ("sha256", digest_of::<sha2::Sha256>),
-    ("sha384", digest_of::<sha2::Sha384>),
-    ("sha512", digest_of::<sha2::Sha512>),
-    ("sha512-224", digest_of::<sha2::Sha512_224>),
-    ("sha512-256", digest_of::<sha2::Sha512_256>),
-    ("sha3-224", digest_of::<sha3::Sha3_224>),
-    ("sha3-256", digest_of::<sha3::Sha3_256>),
-    ("sha3-384", digest_of::<sha3::Sha3_384>),
-    ("sha3-512", digest_of::<sha3::Sha3_512>),
-    ("keccak256", digest_of::<sha3::Keccak256>),
-    ("blake2b-512", digest_of::<blake2::Blake2b512>),
-    ("blake2s-256", digest_of::<blake2::Blake2s256>),
-    ("blake3", blake3_of),
-    ("ripemd160", digest_of::<ripemd::Ripemd160>),
+const HASHES: &[(&str, NewHasher)] = &[
+    ("md5", crypto::<md5::Md5>),
+    ("sha1", crypto::<sha1::Sha1>),
+    ("sha224", crypto::<sha2::Sha224>),
+    ("sha256", crypto::<sha2::Sha256>),
+    ("sha384", crypto::<sha2::Sha384>),
+    ("sha512", crypto::<sha2::Sha512>),
+    ("sha512-224", crypto::<sha2::Sha512_224>),
+    ("sha512-256", crypto::<sha2::Sha512_256>),
+    ("sha3-224", crypto::<sha3::Sha3_224>),
+    ("sha3-256", crypto::<sha3::Sha3_256>),
+    ("sha3-384", crypto::<sha3::Sha3_384>),
+    ("sha3-512", crypto::<sha3::Sha3_512>),
+    ("keccak256", crypto::<sha3::Keccak256>),
+    ("blake2b-512", crypto::<blake2::Blake2b512>),
+    ("blake2s-256", crypto::<blake2::Blake2s256>),
+    ("blake3", || Box::new(blake3::Hasher::new())),
+    ("ripemd160", crypto::<ripemd::Ripemd160>),
 ];
 
 fn hash_generator(args: &Args) -> ToolOutcome {
-    let data = decode_input("input", args.str("input")?, args.str("inputEncoding")?)?;
-    let algorithm = args.str("algorithm")?;
-    let encoding = args.str("outputEncoding")?;
-    if algorithm == "all" {
-        let mut hashes = Map::new();
-        let mut lines = Vec::new();
-        for (name, f) in HASHES {
-            let digest = encode_output(&f(&data), encoding);
-            lines.push(format!("{name}: {digest}"));
-            hashes.insert(name.to_string(), Value::String(digest));
-        }
-        return Ok(json!({
-            "output": lines.join("\n"),
-            "algorithm": algorithm,
-            "hashes": hashes,
-            "inputBytes": data.len(),
-        }));
+    let input = args.str("input")?;
+    let encoding = args.str("inputEncoding")?;
+    if encoding == "text" {
+        let plan = plan_hash(args, Chunks::text(input)).map_err(stop_error)?;
+        return plan.map_or_else(
+            || Err(ToolError::invalid("unsupported input")),
+            run_in_memory,
+        );
     }
-    let f = HASHES
-        .iter()
-        .find(|(name, _)| *name == algorithm)
-        .map(|(_, f)| *f)
-        .ok_or_else(|| ToolError::invalid(format!("unsupported algorithm '{algorithm}'")))?;
-    let digest = f(&data);
-    Ok(json!({
-        "output": encode_output(&digest, encoding),
-        "algorithm": algorithm,
-        "bits": digest.len() * 8,
-        "inputBytes": data.len(),
+    let data = decode_input("input", input, encoding)?;
+    let (output, fields) = digest(args, |update| {
+        update(&data);
+        Ok::<(), ToolError>(())
+    })?;
+    Ok(with_output(output, Value::Object(fields)))
+}
+
+/// Text input is hashed piece by piece as it is read (a `@path` file as its bytes, text or
+/// not, as `sha256sum` would); hex or Base64 input is decoded whole.
+pub fn plan_hash<'a>(args: &Args, input: Chunks<'a>) -> Result<Option<Plan<'a>>, Stop> {
+    if args.str("inputEncoding")? != "text" {
+        return Ok(None);
+    }
+    let (output, fields) = digest(args, |update| {
+        input.each(|piece| {
+            update(piece);
+            Ok(())
+        })
+    })?;
+    Ok(Some(Plan {
+        fields,
+        output: Output::Ready(output),
     }))
 }
 
-/// Computes an HMAC tag and, when `expected` is given, compares it in constant time.
+/// Runs the chosen algorithm (or all of them) over what `feed` passes to its callback.
+fn digest<E: From<ToolError>>(
+    args: &Args,
+    feed: impl FnOnce(&mut dyn FnMut(&[u8])) -> Result<(), E>,
+) -> Result<(String, Map<String, Value>), E> {
+    let algorithm = args.str("algorithm")?;
+    let encoding = args.str("outputEncoding")?;
+    let chosen: Vec<(&str, NewHasher)> =
+        if algorithm == "all" {
+            HASHES.to_vec()
+        } else {
+            let found = HASHES.iter().find(|(name, _)| *name == algorithm);
+            vec![*found.ok_or_else(|| {
+                ToolError::invalid(format!("unsupported algorithm '{algorithm}'"))
+            })?]
+        };
+    let mut hashers: Vec<Box<dyn Hasher>> = chosen.iter().map(|(_, new)| new()).collect();
+    let mut bytes = 0u64;
+    feed(&mut |piece: &[u8]| {
+        bytes += piece.len() as u64;
+        for h in &mut hashers {
+            h.update(piece);
+        }
+    })?;
+    let digests: Vec<Vec<u8>> = hashers.into_iter().map(Hasher::finish).collect();
+    let mut fields = Map::new();
+    fields.insert("algorithm".into(), json!(algorithm));
+    if algorithm != "all" {
+        fields.insert("bits".into(), json!(digests[0].len() * 8));
+        fields.insert("inputBytes".into(), json!(bytes));
+        return Ok((encode_output(&digests[0], encoding), fields));
+    }
+    let mut hashes = Map::new();
+    let mut lines = Vec::new();
+    for ((name, _), digest) in chosen.iter().zip(&digests) {
+        let text = encode_output(digest, encoding);
+        lines.push(format!("{name}: {text}"));
+        hashes.insert(name.to_string(), Value::String(text));
+    }
+    fields.insert("hashes".into(), Value::Object(hashes));
+    fields.insert("inputBytes".into(), json!(bytes));
+    Ok((lines.join("\n"), fields))
+}
+
 fn mac_with<M: Mac + KeyInit + Clone>(
     key: &[u8],
     message: &[u8],

@@ -4,7 +4,10 @@
 //! receives parameters already normalised, validated and defaulted by the executor.
 
 pub mod args;
+mod b64;
+pub mod chunks;
 pub mod data;
+pub mod streaming;
 #[cfg(test)]
 pub mod testing;
 

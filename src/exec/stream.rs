@@ -1,0 +1,213 @@
+//! `cmpx run` over a `@path` file for the tools that stream (`tools::streaming`): the file is
+//! read in pieces (twice when the tool must see all of it before writing) and the result
+//! envelope is written around the output as it is produced, so memory stays flat whatever the
+//! input size. The bytes printed are exactly those of the in-memory path.
+
+use crate::ctp::{ErrorCode, Metadata, ToolDefinition, ToolError, ToolResult, params};
+use crate::error::Error;
+use crate::tools::Args;
+use crate::tools::chunks::{Chunks, Stop};
+use crate::tools::streaming::{Output, streaming};
+use serde_json::{Map, Value};
+use std::io::Write;
+use std::path::Path;
+use std::time::Instant;
+
+/// What became of a streaming attempt.
+pub enum Streamed {
+    /// The result was printed.
+    Printed(ToolResult),
+    /// These arguments take the ordinary path; here are the arguments back.
+    Declined(Map<String, Value>),
+}
+
+/// Runs tool `def` with its streaming parameter read from `path`, printing one compact JSON
+/// result. `raw` holds the other arguments.
+pub fn run(def: &ToolDefinition, raw: Map<String, Value>, path: &Path) -> Result<Streamed, Error> {
+    let started = Instant::now();
+    let Some((param, plan)) = streaming(&def.id) else {
+        return Ok(Streamed::Declined(raw));
+    };
+    let size = match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => m.len(),
+        // Missing files, FIFOs and devices: the ordinary path reads them (once) or says why not.
+        _ => return Ok(Streamed::Declined(raw)),
+    };
+    if size == 0 || size > crate::limits::max_input() {
+        return Ok(Streamed::Declined(raw));
+    }
+    // The other arguments are checked with the streamed one present but empty; the streamed
+    // parameter has no constraints of its own (a unit test in `tools::streaming` sees to it).
+    let mut probe = raw.clone();
+    probe.insert(param.to_string(), Value::String(String::new()));
+    let args_size = super::serialized_len(&probe);
+    let prepared = match params::prepare_owned(def, probe) {
+        Ok(p) => p,
+        Err(_) => return Ok(Streamed::Declined(raw)),
+    };
+    let args = Args::new(&prepared);
+    let measured = std::cell::Cell::new(None);
+    let input = Chunks::file(path).measuring(&measured);
+    let planned = match plan(&args, input) {
+        Ok(Some(p)) => p,
+        Ok(None) => return Ok(Streamed::Declined(raw)),
+        Err(stop) => {
+            let input_size = args_size - 2 + measure(&input).unwrap_or(size + 2);
+            return stop_error(stop, param, path).report(started, input_size, def);
+        }
+    };
+    // `inputSize` counts the file as it would appear, escaped, inside the arguments. The first
+    // complete pass measures it; a tool that streams in one pass has not made it yet.
+    let input_size = || {
+        args_size - 2
+            + measured
+                .get()
+                .or_else(|| measure(&input))
+                .unwrap_or(size + 2)
+    };
+    match planned.output {
+        Output::Ready(text) => {
+            let data = crate::tools::data::with_output(text, Value::Object(planned.fields));
+            let result = super::envelope_sized(Ok(data), started, input_size(), def.version());
+            crate::output::print_result(crate::output::Mode::Json { pretty: false }, &result);
+            Ok(Streamed::Printed(result))
+        }
+        Output::Stream { len, emit } => {
+            if len > crate::limits::max_output() {
+                // Truncation (and its warning) is the ordinary path's job.
+                return Ok(Streamed::Declined(raw));
+            }
+            let stamp = file_stamp(path);
+            let mut out = stdout();
+            let _ = out.write_all(b"{\"success\":true,\"data\":{\"output\":\"");
+            let mut escaper = crate::jsonstr::Escaper::new(&mut out);
+            let emitted = emit(&mut escaper);
+            let written = escaper.written();
+            let broken = escaper.failed() || escaper.finish().is_err();
+            if broken {
+                // The reader went away (`| head`) or the disk is full: as on the ordinary
+                // path, there is no one left to tell.
+                return Ok(Streamed::Printed(ToolResult::ok(
+                    Value::Null,
+                    Metadata::default(),
+                )));
+            }
+            let failed = match emitted {
+                Err(stop) => Some(stop.to_string()),
+                Ok(()) if file_stamp(path) != stamp => Some("the file changed".to_string()),
+                Ok(()) => None,
+            };
+            let _ = out.write_all(b"\"");
+            let warnings: Vec<String> = failed
+                .iter()
+                .map(|why| {
+                    format!(
+                        "the output is incomplete: the input could not be read to the end ({why})"
+                    )
+                })
+                .collect();
+            let output_size = super::json_len(&crate::tools::data::with_output(
+                String::new(),
+                Value::Object(planned.fields.clone()),
+            )) + written;
+            let metadata = Metadata {
+                execution_time: 0.0,
+                input_size: input_size(),
+                output_size,
+                warnings,
+                tool_version: def.version().to_string(),
+            };
+            let result = finish(&mut out, planned.fields, metadata, started);
+            Ok(Streamed::Printed(match failed {
+                Some(_) => ToolResult {
+                    error_code: Some(ErrorCode::ExecutionError),
+                    ..result
+                },
+                None => result,
+            }))
+        }
+    }
+}
+
+/// The rest of the envelope after `output`; returns the result as printed (without output).
+fn finish(
+    out: &mut impl Write,
+    fields: Map<String, Value>,
+    mut metadata: Metadata,
+    started: Instant,
+) -> ToolResult {
+    metadata.execution_time = super::millis(started);
+    let mut tail = Vec::new();
+    for (key, value) in &fields {
+        tail.push(b',');
+        let _ = serde_json::to_writer(&mut tail, key);
+        tail.push(b':');
+        let _ = serde_json::to_writer(&mut tail, value);
+    }
+    tail.extend_from_slice(b"},\"metadata\":");
+    let _ = serde_json::to_writer(&mut tail, &metadata);
+    tail.extend_from_slice(b"}\n");
+    let _ = out.write_all(&tail).and_then(|()| out.flush());
+    ToolResult::ok(Value::Object(fields), metadata)
+}
+
+/// The length of the file's text as a JSON string, measured in one more fast pass; `None` if
+/// the file cannot be read (it was, a moment ago, so the estimate is then size + quotes).
+fn measure(input: &Chunks) -> Option<u64> {
+    let mut len = 2u64;
+    input
+        .each(|piece| {
+            len += crate::jsonstr::len_bytes(piece) - 2;
+            Ok(())
+        })
+        .ok()?;
+    Some(len)
+}
+
+fn file_stamp(path: &Path) -> Option<(u64, std::time::SystemTime)> {
+    let m = std::fs::metadata(path).ok()?;
+    Some((m.len(), m.modified().ok()?))
+}
+
+/// Standard output without the line buffering of `std::io::stdout()`, which scans every
+/// block written for a newline.
+fn stdout() -> std::io::BufWriter<Box<dyn Write>> {
+    use std::os::fd::AsFd;
+    let _ = std::io::stdout().flush();
+    let raw: Box<dyn Write> = match std::io::stdout().as_fd().try_clone_to_owned() {
+        Ok(fd) => Box::new(std::fs::File::from(fd)),
+        Err(_) => Box::new(std::io::stdout()),
+    };
+    std::io::BufWriter::with_capacity(1 << 16, raw)
+}
+
+/// How a first pass that stopped is reported: as the ordinary path would have.
+enum Failure {
+    Usage(Error),
+    Tool(ToolError),
+}
+
+fn stop_error(stop: Stop, param: &str, path: &Path) -> Failure {
+    match stop {
+        Stop::Tool(e) => Failure::Tool(e),
+        Stop::Io(e) => Failure::Usage(crate::argv::unreadable(param, &path.to_string_lossy(), &e)),
+    }
+}
+
+impl Failure {
+    fn report(
+        self,
+        started: Instant,
+        input_size: u64,
+        def: &ToolDefinition,
+    ) -> Result<Streamed, Error> {
+        match self {
+            Failure::Usage(e) => Err(e),
+            Failure::Tool(e) => {
+                let result = super::envelope_sized(Err(e), started, input_size, def.version());
+                crate::output::print_result(crate::output::Mode::Json { pretty: false }, &result);
+                Ok(Streamed::Printed(result))
+            }
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! A tool's main input seen piece by piece: a string in memory, or a file re-read on every
+//! pass, so that a tool can run over a 1 GiB `@path` input without holding it. The pieces are
+//! bytes: a file is taken as it is, text or not, as `sha256sum` or `base64` would take it.
+
+use crate::ctp::ToolError;
+use std::cell::Cell;
+use std::io::Read;
+use std::path::Path;
+
+/// How much of a file one read brings in: large enough that the per-piece overhead vanishes,
+/// small enough that the copy from the page cache and the tool's work on it stay in the CPU's
+/// cache (1 MiB pieces made the copy alone cost more than coreutils' whole run).
+pub const CHUNK: usize = 128 << 10;
+
+/// Why a pass over the input stopped early.
+#[derive(Debug)]
+pub enum Stop {
+    /// The tool refused the input.
+    Tool(ToolError),
+    /// The file could not be read, or the output not written.
+    Io(std::io::Error),
+}
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Stop::Tool(e) => f.write_str(&e.message),
+            Stop::Io(e) => e.fmt(f),
+        }
+    }
+}
+
+impl From<ToolError> for Stop {
+    fn from(e: ToolError) -> Self {
+        Stop::Tool(e)
+    }
+}
+
+impl From<std::io::Error> for Stop {
+    fn from(e: std::io::Error) -> Self {
+        Stop::Io(e)
+    }
+}
+
+/// The input of one parameter, readable as many times as the tool needs.
+#[derive(Debug, Clone, Copy)]
+pub struct Chunks<'a> {
+    source: Source<'a>,
+    size: usize,
+    /// Where the first complete pass over a file leaves the input's length as a JSON string.
+    json_len: Option<&'a Cell<Option<u64>>>,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Source<'a> {
+    Text(&'a str),
+    File(&'a Path),
+}
+
+impl<'a> Chunks<'a> {
+    /// A string already in memory.
+    pub fn text(text: &'a str) -> Self {
+        Chunks {
+            source: Source::Text(text),
+            size: CHUNK,
+            json_len: None,
+        }
+    }
+
+    /// A file, read in [`CHUNK`]-sized pieces.
+    pub fn file(path: &'a Path) -> Self {
+        Chunks {
+            source: Source::File(path),
+            size: CHUNK,
+            json_len: None,
+        }
+    }
+
+    /// Has the first complete pass also measure the input as a JSON string (quotes included),
+    /// which the result's `metadata.inputSize` needs, instead of a pass of its own.
+    pub fn measuring(self, json_len: &'a Cell<Option<u64>>) -> Self {
+        Chunks {
+            json_len: Some(json_len),
+            ..self
+        }
+    }
+
+    /// The same input cut into pieces of at most `size` bytes: tests use it to put piece
+    /// boundaries everywhere.
+    pub fn with_chunk_size(self, size: usize) -> Self {
+        Chunks {
+            size: size.max(1),
+            ..self
+        }
+    }
+
+    /// The input's length in bytes (a file's as it is now).
+    pub fn byte_len(&self) -> Result<u64, Stop> {
+        match self.source {
+            Source::Text(text) => Ok(text.len() as u64),
+            Source::File(path) => Ok(std::fs::metadata(path)?.len()),
+        }
+    }
+
+    /// Calls `each` with successive pieces of the input, in order. A file is read again from
+    /// its start on every call.
+    pub fn each(&self, mut each: impl FnMut(&[u8]) -> Result<(), Stop>) -> Result<(), Stop> {
+        match self.source {
+            Source::Text(text) => text.as_bytes().chunks(self.size).try_for_each(each),
+            Source::File(path) => match self.json_len.filter(|cell| cell.get().is_none()) {
+                Some(cell) => {
+                    let mut len = 2;
+                    read_file(path, self.size, &mut |piece| {
+                        len += crate::jsonstr::len_bytes(piece) - 2;
+                        each(piece)
+                    })?;
+                    cell.set(Some(len));
+                    Ok(())
+                }
+                None => read_file(path, self.size, &mut each),
+            },
+        }
+    }
+}
+
+fn read_file(
+    path: &Path,
+    size: usize,
+    each: &mut dyn FnMut(&[u8]) -> Result<(), Stop>,
+) -> Result<(), Stop> {
+    let mut file = std::fs::File::open(path)?;
+    let mut buf = vec![0u8; size];
+    loop {
+        let read = read_full(&mut file, &mut buf)?;
+        if read > 0 {
+            each(&buf[..read])?;
+        }
+        if read < size {
+            return Ok(());
+        }
+    }
+}
+
+/// Fills `buf` unless the file ends first; returns how much it read.
+fn read_full(file: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match file.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn collect(chunks: Chunks) -> Result<Vec<Vec<u8>>, Stop> {
+        let mut pieces = Vec::new();
+        chunks.each(|p| {
+            pieces.push(p.to_vec());
+            Ok(())
+        })?;
+        Ok(pieces)
+    }
+
+    #[test]
+    fn text_comes_in_pieces_of_the_chosen_size() {
+        let text = "aé東😀b";
+        let pieces = collect(Chunks::text(text).with_chunk_size(4)).unwrap();
+        assert_eq!(pieces.concat(), text.as_bytes());
+        assert_eq!(pieces.len(), 3);
+        assert!(collect(Chunks::text("")).unwrap().is_empty());
+        assert_eq!(Chunks::text(text).byte_len().unwrap(), 11);
+    }
+
+    #[test]
+    fn files_can_be_read_again_and_measured_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("in.txt");
+        let mut bytes = "héllo \"wörld\"\n東京 😀\t".repeat(50).into_bytes();
+        bytes.push(0xff);
+        std::fs::write(&path, &bytes).unwrap();
+        for size in [1, 5, 64, CHUNK] {
+            let chunks = Chunks::file(&path).with_chunk_size(size);
+            assert_eq!(collect(chunks).unwrap().concat(), bytes, "size {size}");
+            assert_eq!(collect(chunks).unwrap().concat(), bytes, "second pass");
+        }
+        let text = "a\"b\n".repeat(1000);
+        std::fs::write(&path, &text).unwrap();
+        let measured = Cell::new(None);
+        let chunks = Chunks::file(&path).with_chunk_size(7).measuring(&measured);
+        collect(chunks).unwrap();
+        let expected = serde_json::to_string(&text).unwrap().len() as u64;
+        assert_eq!(measured.get(), Some(expected));
+        assert_eq!(chunks.byte_len().unwrap(), text.len() as u64);
+    }
+
+    #[test]
+    fn missing_file_is_an_io_stop() {
+        assert!(matches!(
+            collect(Chunks::file(Path::new("/nonexistent/cmpx"))),
+            Err(Stop::Io(_))
+        ));
+    }
+}
