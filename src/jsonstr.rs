@@ -10,12 +10,30 @@ pub fn len(s: &str) -> u64 {
 
 /// [`len`] for text held as bytes (a piece of a file).
 pub fn len_bytes(bytes: &[u8]) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has just been found to support AVX2.
+        return unsafe { len_bytes_avx2(bytes) };
+    }
+    count_len(bytes)
+}
+
+/// The same loop compiled for AVX2, which doubles the bytes compared per instruction over
+/// the SSE2 baseline that every x86-64 binary must assume.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn len_bytes_avx2(bytes: &[u8]) -> u64 {
+    count_len(bytes)
+}
+
+#[inline(always)]
+fn count_len(bytes: &[u8]) -> u64 {
     let mut extra = 0u64;
     // Every byte to escape takes at least one more byte; controls without a short escape
-    // (`\n`, `\t`, …) become `\u00XX`, four more again. Two counts per 255-byte block, in u8s
+    // (`\n`, `\t`, …) become `\u00XX`, four more again. Two counts per 128-byte block, in u8s
     // that cannot overflow there, with no branches: this vectorises, where a test per byte
     // (or skipping clean blocks, defeated by a newline on every line) runs several times slower.
-    for block in bytes.chunks(255) {
+    for block in bytes.chunks(128) {
         let (mut escaped, mut long) = (0u8, 0u8);
         for &b in block {
             let control = b < 0x20;

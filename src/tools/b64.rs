@@ -145,11 +145,17 @@ impl<W: Write> Encoder<W> {
     }
 }
 
+/// Runs of alphabet characters at least this long are decoded where they lie; shorter ones
+/// (lines of wrapped Base64) are gathered first, so that decoding is not a call per line.
+const DIRECT: usize = 4096;
+
 /// Decodes pieces of Base64 text, passing the bytes on as they come.
 pub struct Decoder {
     url_safe: bool,
     /// Alphabet characters not yet decoded (fewer than four between pushes).
     staged: Vec<u8>,
+    /// Where long runs are decoded to.
+    scratch: Vec<u8>,
     /// Input bytes seen before the current piece, for error offsets.
     offset: u64,
     pads: usize,
@@ -214,6 +220,7 @@ impl Decoder {
         Decoder {
             url_safe,
             staged: Vec::new(),
+            scratch: Vec::new(),
             offset: 0,
             pads: 0,
             pad_at: 0,
@@ -238,8 +245,13 @@ impl Decoder {
                         ),
                     ));
                 }
-                self.staged.extend_from_slice(&bytes[i..i + run]);
+                let run_bytes = &bytes[i..i + run];
                 i += run;
+                if run < DIRECT {
+                    self.staged.extend_from_slice(run_bytes);
+                } else {
+                    self.decode_direct(run_bytes, out)?;
+                }
                 continue;
             }
             let at = self.offset + i as u64;
@@ -272,11 +284,7 @@ impl Decoder {
         self.offset += bytes.len() as u64;
         let whole = self.staged.len() / 4 * 4;
         if whole > 0 {
-            let engine = if self.url_safe {
-                &URL_SAFE_NO_PAD
-            } else {
-                &STANDARD_NO_PAD
-            };
+            let engine = self.engine();
             // Every staged byte is in the alphabet, so whole groups always decode.
             let decoded = engine
                 .decode_inplace(&mut self.staged[..whole])
@@ -286,6 +294,46 @@ impl Decoder {
             self.staged.truncate(self.staged.len() - whole);
         }
         Ok(())
+    }
+
+    /// Decodes a long run of alphabet characters without copying it into `staged` first.
+    fn decode_direct(
+        &mut self,
+        mut run: &[u8],
+        out: &mut impl FnMut(&[u8]) -> Result<(), Stop>,
+    ) -> Result<(), Stop> {
+        // What is staged goes first: topped up to whole groups, it decodes in place.
+        let top_up = (4 - self.staged.len() % 4) % 4;
+        self.staged.extend_from_slice(&run[..top_up]);
+        run = &run[top_up..];
+        if !self.staged.is_empty() {
+            let decoded = self
+                .engine()
+                .decode_inplace(&mut self.staged)
+                .map_err(|_| invalid(self.offset, "it could not be decoded".into()))?;
+            out(decoded)?;
+            self.staged.clear();
+        }
+        let whole = run.len() / 4 * 4;
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.resize(whole / 4 * 3, 0);
+        let decoded = self
+            .engine()
+            .decode(&run[..whole], scratch.as_mut_slice().as_out())
+            .map_err(|_| invalid(self.offset, "it could not be decoded".into()));
+        let passed = decoded.and_then(|d| out(d));
+        self.scratch = scratch;
+        passed?;
+        self.staged.extend_from_slice(&run[whole..]);
+        Ok(())
+    }
+
+    fn engine(&self) -> &'static Base64 {
+        if self.url_safe {
+            &URL_SAFE_NO_PAD
+        } else {
+            &STANDARD_NO_PAD
+        }
     }
 
     pub fn finish(mut self, out: &mut impl FnMut(&[u8]) -> Result<(), Stop>) -> Result<(), Stop> {
@@ -307,11 +355,7 @@ impl Decoder {
             ));
         }
         if left > 0 {
-            let engine = if self.url_safe {
-                &URL_SAFE_NO_PAD
-            } else {
-                &STANDARD_NO_PAD
-            };
+            let engine = self.engine();
             let decoded = engine.decode_inplace(&mut self.staged).map_err(|_| {
                 invalid(
                     end,
@@ -472,6 +516,23 @@ mod tests {
                 ("", ""),
             ] {
                 assert_eq!(decode(text, piece).unwrap(), plain.as_bytes(), "{text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn long_runs_decode_in_place_across_pieces() {
+        use base64::Engine;
+        let bytes: Vec<u8> = (0..30_000u32).map(|i| (i * 31 % 251) as u8).collect();
+        let one_line = base64::engine::general_purpose::STANDARD.encode(&bytes);
+        // Whitespace at odd places leaves runs that are not whole groups.
+        let mut spaced = one_line.clone();
+        for at in [5001, 9000, 20_003, 33_333] {
+            spaced.insert(at, '\n');
+        }
+        for text in [&one_line, &spaced] {
+            for piece in [4097, 5000, 7001, 100_000] {
+                assert_eq!(decode(text, piece).unwrap(), bytes, "piece {piece}");
             }
         }
     }

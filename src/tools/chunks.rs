@@ -10,7 +10,7 @@ use std::path::Path;
 /// How much of a file one read brings in: large enough that the per-piece overhead vanishes,
 /// small enough that the copy from the page cache and the tool's work on it stay in the CPU's
 /// cache (1 MiB pieces made the copy alone cost more than coreutils' whole run).
-pub const CHUNK: usize = 128 << 10;
+pub const CHUNK: usize = 32 << 10;
 
 /// Why a pass over the input stopped early.
 #[derive(Debug)]
