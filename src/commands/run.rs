@@ -30,20 +30,19 @@ pub fn run(mode: Mode, tool: &str, tokens: &[String]) -> Result<ExitCode, Error>
         print_help(&def);
         return Ok(ExitCode::Success);
     }
-    // A large file streams when the result is one compact JSON document written in full.
+    // A file for a tool that streams is read in pieces (see `exec::stream`).
     if let Some((param, path)) = inv.deferred.take() {
-        let whole = mode == (Mode::Json { pretty: false }) && inv.output_file.is_none();
         let mut args = std::mem::take(&mut inv.args);
         args.remove(&param);
-        if whole {
-            match crate::exec::stream::run(&def, args, std::path::Path::new(&path))? {
-                Streamed::Printed(result) => {
-                    return Ok(result
-                        .error_code()
-                        .map_or(ExitCode::Success, ExitCode::for_error_code));
-                }
-                Streamed::Declined(back) => args = back,
+        let output_file = inv.output_file.as_deref().map(std::path::Path::new);
+        match crate::exec::stream::run(&def, args, std::path::Path::new(&path), mode, output_file)?
+        {
+            Streamed::Printed(result) => {
+                return Ok(result
+                    .error_code()
+                    .map_or(ExitCode::Success, ExitCode::for_error_code));
             }
+            Streamed::Declined(back) => args = back,
         }
         inv.args = args;
         inv.deferred = Some((param, path));

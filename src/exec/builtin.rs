@@ -52,6 +52,18 @@ pub fn run_definition_to(
     let started = Instant::now();
     let input_size = super::serialized_len(&raw);
     let outcome = params::prepare_owned(def, raw).and_then(|prepared| execute(def, &prepared));
+    finish_outcome(def, outcome, started, input_size, output_file)
+}
+
+/// The result of an outcome once the output limit is applied (and the full output saved to
+/// `output_file`, when given).
+pub fn finish_outcome(
+    def: &ToolDefinition,
+    outcome: Result<Value, ToolError>,
+    started: Instant,
+    input_size: u64,
+    output_file: Option<&Path>,
+) -> ToolResult {
     let mut warnings = Vec::new();
     let outcome = outcome.and_then(|mut data| {
         if let (Some(path), Some(Value::String(full))) = (output_file, data.get("output")) {

@@ -11,7 +11,7 @@ pub mod stream;
 pub mod template;
 
 pub use builtin::{
-    not_found, run_builtin, run_definition, run_definition_owned, run_definition_to,
+    finish_outcome, not_found, run_builtin, run_definition, run_definition_owned, run_definition_to,
 };
 
 use crate::ctp::{Metadata, ToolError, ToolResult};

@@ -5,9 +5,10 @@
 
 use crate::ctp::{ErrorCode, Metadata, ToolDefinition, ToolError, ToolResult, params};
 use crate::error::Error;
+use crate::output::Mode;
 use crate::tools::Args;
 use crate::tools::chunks::{Chunks, Stop};
-use crate::tools::streaming::{Output, streaming};
+use crate::tools::streaming::{Output, Plan, run_in_memory, streaming};
 use serde_json::{Map, Value};
 use std::io::Write;
 use std::path::Path;
@@ -21,9 +22,17 @@ pub enum Streamed {
     Declined(Map<String, Value>),
 }
 
-/// Runs tool `def` with its streaming parameter read from `path`, printing one compact JSON
-/// result. `raw` holds the other arguments.
-pub fn run(def: &ToolDefinition, raw: Map<String, Value>, path: &Path) -> Result<Streamed, Error> {
+/// Runs tool `def` with its streaming parameter read from `path` and prints the result. `raw`
+/// holds the other arguments. Compact JSON with an output within the limit streams; otherwise
+/// (`--pretty`, a terminal, `--output-file`, a longer output) the same plan runs over the file
+/// into memory, so the file is still taken as bytes and the output limit applies as usual.
+pub fn run(
+    def: &ToolDefinition,
+    raw: Map<String, Value>,
+    path: &Path,
+    mode: Mode,
+    output_file: Option<&Path>,
+) -> Result<Streamed, Error> {
     let started = Instant::now();
     let Some((param, plan)) = streaming(&def.id) else {
         return Ok(Streamed::Declined(raw));
@@ -33,7 +42,7 @@ pub fn run(def: &ToolDefinition, raw: Map<String, Value>, path: &Path) -> Result
         // Missing files, FIFOs and devices: the ordinary path reads them (once) or says why not.
         _ => return Ok(Streamed::Declined(raw)),
     };
-    if size == 0 || size > crate::limits::max_input() {
+    if size > crate::limits::max_input() {
         return Ok(Streamed::Declined(raw));
     }
     // The other arguments are checked with the streamed one present but empty; the streamed
@@ -53,7 +62,7 @@ pub fn run(def: &ToolDefinition, raw: Map<String, Value>, path: &Path) -> Result
         Ok(None) => return Ok(Streamed::Declined(raw)),
         Err(stop) => {
             let input_size = args_size - 2 + measure(&input).unwrap_or(size + 2);
-            return stop_error(stop, param, path).report(started, input_size, def);
+            return stop_error(stop, param, path).report(started, input_size, def, mode);
         }
     };
     // `inputSize` counts the file as it would appear, escaped, inside the arguments. The first
@@ -66,17 +75,11 @@ pub fn run(def: &ToolDefinition, raw: Map<String, Value>, path: &Path) -> Result
                 .unwrap_or(size + 2)
     };
     match planned.output {
-        Output::Ready(text) => {
-            let data = crate::tools::data::with_output(text, Value::Object(planned.fields));
-            let result = super::envelope_sized(Ok(data), started, input_size(), def.version());
-            crate::output::print_result(crate::output::Mode::Json { pretty: false }, &result);
-            Ok(Streamed::Printed(result))
-        }
-        Output::Stream { len, emit } => {
-            if len > crate::limits::max_output() {
-                // Truncation (and its warning) is the ordinary path's job.
-                return Ok(Streamed::Declined(raw));
-            }
+        Output::Stream { len, emit }
+            if mode == (Mode::Json { pretty: false })
+                && output_file.is_none()
+                && len <= crate::limits::max_output() =>
+        {
             let stamp = file_stamp(path);
             let mut out = stdout();
             let _ = out.write_all(b"{\"success\":true,\"data\":{\"output\":\"");
@@ -125,6 +128,16 @@ pub fn run(def: &ToolDefinition, raw: Map<String, Value>, path: &Path) -> Result
                 },
                 None => result,
             }))
+        }
+        output => {
+            let plan = Plan {
+                fields: planned.fields,
+                output,
+            };
+            let outcome = run_in_memory(plan);
+            let result = super::finish_outcome(def, outcome, started, input_size(), output_file);
+            crate::output::print_result(mode, &result);
+            Ok(Streamed::Printed(result))
         }
     }
 }
@@ -200,12 +213,13 @@ impl Failure {
         started: Instant,
         input_size: u64,
         def: &ToolDefinition,
+        mode: Mode,
     ) -> Result<Streamed, Error> {
         match self {
             Failure::Usage(e) => Err(e),
             Failure::Tool(e) => {
                 let result = super::envelope_sized(Err(e), started, input_size, def.version());
-                crate::output::print_result(crate::output::Mode::Json { pretty: false }, &result);
+                crate::output::print_result(mode, &result);
                 Ok(Streamed::Printed(result))
             }
         }
