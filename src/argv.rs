@@ -370,7 +370,7 @@ fn utf8(bytes: Vec<u8>, name: &str) -> Result<String, Error> {
 }
 
 /// The error for a text input that is not UTF-8.
-pub fn not_utf8(name: &str, offset: u64) -> Error {
+fn not_utf8(name: &str, offset: u64) -> Error {
     Error::Usage(format!(
         "--{name}: the input is not valid UTF-8 (first bad byte at offset {offset}); pass binary data to a file parameter or as Base64"
     ))
