@@ -7,12 +7,17 @@
 
 use super::ToolFn;
 use super::args::{Args, decode_base64_param};
+use super::budget::{self, MAX_VALUES};
+use super::depth::{self, JSON_DEPTH};
 use super::json;
+
+mod census;
 use crate::ctp::{ToolError, ToolOutcome};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value, json};
+use std::cell::Cell;
 use std::fmt::{self, Write as _};
 use std::io::Cursor;
 
@@ -49,8 +54,7 @@ fn write_binary(bytes: &[u8], encoding: &str) -> String {
 
 /// The JSON input of an encoder.
 fn parse_json_input(args: &Args) -> Result<Value, ToolError> {
-    let src = json::validate(args.str("input")?)?;
-    serde_json::from_str(src).map_err(|e| json::json_error(&e))
+    json::parse_value(args.str("input")?)
 }
 
 // ---- the intermediate value -----------------------------------------------------------------
@@ -95,10 +99,30 @@ impl From<ciborium::Value> for Item {
     }
 }
 
+thread_local! {
+    /// MessagePack items decoded so far in this call: the visitor has no state of its own.
+    static ITEMS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn too_many_items(what: &str) -> ToolError {
+    budget::too_many(
+        what,
+        "values",
+        "every value becomes a node of about a hundred bytes: decode a smaller piece",
+    )
+}
+
 /// rmp-serde hands MessagePack values to a self-describing visitor; extension types arrive as a
-/// newtype struct holding `(type, bytes)`.
+/// newtype struct holding `(type, bytes)`. Stops after [`MAX_VALUES`] items.
 impl<'de> Deserialize<'de> for Item {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let n = ITEMS.with(|n| {
+            n.set(n.get() + 1);
+            n.get()
+        });
+        if n > MAX_VALUES {
+            return Err(de::Error::custom("too many values"));
+        }
         d.deserialize_any(ItemVisitor)
     }
 }
@@ -312,12 +336,20 @@ fn messagepack_converter(args: &Args) -> ToolOutcome {
         ));
     }
     let mut de = rmp_serde::Deserializer::new(Cursor::new(bytes.as_slice()));
+    de.set_max_depth(JSON_DEPTH);
+    ITEMS.with(|n| n.set(0));
     let item = Item::deserialize(&mut de).map_err(|e| {
-        ToolError::invalid(format!(
-            "invalid MessagePack near byte {}: {}",
-            de.position(),
-            msgpack_error(&e)
-        ))
+        let at = usize::try_from(de.position()).unwrap_or(usize::MAX);
+        match e {
+            rmp_serde::decode::Error::DepthLimitExceeded => {
+                depth::too_deep("input", JSON_DEPTH, depth::Place::Byte(at))
+            }
+            _ if ITEMS.with(Cell::get) > MAX_VALUES => too_many_items("the MessagePack"),
+            e => ToolError::invalid(format!(
+                "invalid MessagePack near byte {at}: {}",
+                msgpack_error(&e)
+            )),
+        }
     })?;
     let used = usize::try_from(de.position()).unwrap_or(usize::MAX);
     if used < bytes.len() {
@@ -364,17 +396,27 @@ fn cbor_converter(args: &Args) -> ToolOutcome {
             "input is empty: no CBOR bytes to decode",
         ));
     }
+    count_cbor_items(&bytes)?;
     let mut cursor = Cursor::new(bytes.as_slice());
-    let value: ciborium::Value = ciborium::from_reader(&mut cursor).map_err(|e| {
-        use ciborium::de::Error as E;
-        ToolError::invalid(match e {
-            E::Io(_) => "invalid CBOR: the data is truncated (unexpected end of input)".into(),
-            E::Syntax(at) => format!("invalid CBOR: malformed data item at byte {at}"),
-            E::Semantic(Some(at), m) => format!("invalid CBOR at byte {at}: {m}"),
-            E::Semantic(None, m) => format!("invalid CBOR: {m}"),
-            E::RecursionLimitExceeded => "invalid CBOR: nesting is too deep".into(),
-        })
-    })?;
+    let value: ciborium::Value =
+        ciborium::de::from_reader_with_recursion_limit(&mut cursor, JSON_DEPTH).map_err(|e| {
+            use ciborium::de::Error as E;
+            match e {
+                E::Io(_) => ToolError::invalid(
+                    "invalid CBOR: the data is truncated (unexpected end of input)",
+                ),
+                E::Syntax(at) => {
+                    ToolError::invalid(format!("invalid CBOR: malformed data item at byte {at}"))
+                }
+                E::Semantic(Some(at), m) => {
+                    ToolError::invalid(format!("invalid CBOR at byte {at}: {m}"))
+                }
+                E::Semantic(None, m) => ToolError::invalid(format!("invalid CBOR: {m}")),
+                E::RecursionLimitExceeded => {
+                    depth::too_deep("input", JSON_DEPTH, depth::Place::Unknown)
+                }
+            }
+        })?;
     let used = usize::try_from(cursor.position()).unwrap_or(usize::MAX);
     if used < bytes.len() {
         return Err(trailing_error("the CBOR", used, bytes.len()));
@@ -389,6 +431,53 @@ fn cbor_converter(args: &Args) -> ToolOutcome {
             ("size".into(), json!(bytes.len())),
         ]),
     )
+}
+
+/// Refuses CBOR with more than [`MAX_VALUES`] data items before ciborium builds a tree of them,
+/// by walking the item heads with ciborium's low-level decoder. Malformed data ends the walk
+/// quietly: the real decode reports it.
+fn count_cbor_items(bytes: &[u8]) -> Result<(), ToolError> {
+    use ciborium_ll::{Decoder, Header};
+    let mut decoder = Decoder::from(bytes);
+    let mut scratch = vec![0u8; 64 << 10];
+    let mut items = 0usize;
+    loop {
+        let header = match decoder.pull() {
+            Ok(h) => h,
+            Err(_) => return Ok(()),
+        };
+        if !matches!(header, Header::Break) {
+            items += 1;
+            if items > MAX_VALUES {
+                return Err(too_many_items("the CBOR"));
+            }
+        }
+        // Strings: skip the payload, every chunk of it (ciborium's segment types are not
+        // nameable, hence a macro rather than a function).
+        macro_rules! skip {
+            ($segments:expr) => {{
+                let mut segments = $segments;
+                loop {
+                    match segments.pull() {
+                        Ok(Some(mut segment)) => loop {
+                            match segment.pull(&mut scratch) {
+                                Ok(Some(_)) => {}
+                                Ok(None) => break,
+                                Err(_) => return Ok(()),
+                            }
+                        },
+                        Ok(None) => break,
+                        Err(_) => return Ok(()),
+                    }
+                }
+            }};
+        }
+        match header {
+            Header::Bytes(len) => skip!(decoder.bytes(len)),
+            Header::Text(len) => skip!(decoder.text(len)),
+            _ => {}
+        }
+    }
 }
 
 /// RFC 8949 §8 diagnostic notation.
@@ -490,6 +579,7 @@ fn plist_to_json(input: &str, args: &Args) -> ToolOutcome {
         };
         (bytes, kind)
     };
+    census::check(&bytes)?;
     let value = plist::Value::from_reader(Cursor::new(bytes))
         .map_err(|e| ToolError::invalid(format!("invalid {detected} property list: {e}")))?;
     let mut notes = Vec::new();

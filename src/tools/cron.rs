@@ -5,7 +5,8 @@ use super::ToolFn;
 use super::args::Args;
 use super::time::{parse_datetime, timezone};
 use crate::ctp::{ToolError, ToolOutcome};
-use chrono::{SecondsFormat, Utc};
+use chrono::{SecondsFormat, TimeZone as _, Utc};
+use croner::Cron;
 use croner::errors::CronError;
 use croner::parser::{CronParser, Seconds, Year};
 use serde_json::{Map, Value, json};
@@ -367,7 +368,8 @@ fn cron_parser(args: &Args) -> ToolOutcome {
         None => Utc::now(),
     };
     let mut runs = Vec::new();
-    let mut cursor = from.with_timezone(&tz);
+    let start = from.with_timezone(&tz);
+    let mut cursor = start;
     while runs.len() < count {
         match cron.find_next_occurrence(&cursor, false) {
             Ok(next) => {
@@ -387,8 +389,9 @@ fn cron_parser(args: &Args) -> ToolOutcome {
     for f in &fields {
         field_map.insert(f.kind.key().into(), Value::String(f.normalised()));
     }
-    let output = if runs.is_empty() {
-        format!("{description}\n\nNever runs (no matching date before the year 5000).")
+    let note = shortfall_note(&cron, &start, runs.len(), count);
+    let mut output = if runs.is_empty() {
+        description.clone()
     } else {
         format!(
             "{description}\n\nNext runs ({}):\n{}",
@@ -399,14 +402,62 @@ fn cron_parser(args: &Args) -> ToolOutcome {
                 .join("\n")
         )
     };
-    Ok(json!({
+    if let Some(note) = &note {
+        output.push_str("\n\n");
+        output.push_str(note);
+    }
+    let mut data = json!({
         "output": output,
         "description": description,
         "nextRuns": runs,
         "expression": normalised,
         "fields": field_map,
         "timezone": tz.name(),
-    }))
+    });
+    if let Some(note) = note {
+        data["note"] = Value::String(note);
+    }
+    Ok(data)
+}
+
+/// Why fewer runs than asked were listed, if they were. croner computes run times only up to
+/// the year 5000 ([`croner::YEAR_UPPER_LIMIT`]), so a shortfall is that horizon unless the
+/// schedule matches no date at all (February 30), which a search from 2000 tells apart.
+fn shortfall_note<Z: chrono::TimeZone>(
+    cron: &Cron,
+    start: &chrono::DateTime<Z>,
+    found: usize,
+    asked: usize,
+) -> Option<String> {
+    use chrono::Datelike;
+    if found >= asked {
+        return None;
+    }
+    let horizon = croner::YEAR_UPPER_LIMIT;
+    if found > 0 {
+        return Some(format!(
+            "Only {found} of the {asked} runs asked for are listed: run times are computed up to the year {horizon}, and the schedule has no more runs before then."
+        ));
+    }
+    if start.year() >= horizon {
+        return Some(format!(
+            "No runs are listed: run times are computed only up to the year {horizon}, and 'from' ({}) is later.",
+            start.year()
+        ));
+    }
+    let reference = chrono::Utc
+        .with_ymd_and_hms(2000, 1, 1, 0, 0, 0)
+        .single()
+        .map(|t| t.with_timezone(&start.timezone()));
+    let ever = reference.is_some_and(|t| cron.find_next_occurrence(&t, false).is_ok());
+    Some(if ever {
+        format!(
+            "No runs are listed: the schedule has none between 'from' and the year {horizon}, where the computation of run times stops."
+        )
+    } else {
+        "Never runs: no date matches this schedule (for example February 30, or April 31)."
+            .to_string()
+    })
 }
 
 // ---- description -------------------------------------------------------------------------

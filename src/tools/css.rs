@@ -2,14 +2,51 @@
 
 use super::ToolFn;
 use super::args::Args;
+use super::{budget, depth};
 use crate::ctp::{ToolError, ToolOutcome};
 use lightningcss::stylesheet::{MinifyOptions, ParserOptions, PrinterOptions, StyleSheet};
 use serde_json::json;
 
 pub const TOOLS: &[(&str, ToolFn)] = &[("css-formatter", css_formatter)];
 
+/// CSS brackets, strings and comments, for the checks that run before lightningcss's
+/// recursive parser; a printer breaks lines after `{`, `;` and `}`.
+const CSS_SYNTAX: depth::Syntax = depth::Syntax {
+    open: b"{([",
+    close: b"})]",
+    quotes: b"'\"",
+    escapes: true,
+    block_comments: true,
+    interpolation: false,
+    line_breaks: b"{;}",
+};
+
 fn css_formatter(args: &Args) -> ToolOutcome {
     let input = args.str("input")?;
+    let shape = depth::check("input", input, &CSS_SYNTAX, depth::MAX_DEPTH)?;
+    // lightningcss keeps a few hundred bytes per rule and declaration.
+    if shape.lines > budget::MAX_VALUES {
+        return Err(budget::too_many(
+            "the stylesheet",
+            "rules and declarations",
+            "split it into smaller stylesheets",
+        ));
+    }
+    let unit = match args.str("indent")? {
+        "4" => 4,
+        _ => 2,
+    };
+    let beautified = input.len() + shape.lines + shape.indents * unit;
+    if args.str("mode")? != "minify" && beautified > budget::output_ceiling() {
+        return Err(budget::output_too_large(
+            "the formatted CSS",
+            "each level of nesting indents its lines further: minify it, or format a smaller piece",
+        ));
+    }
+    depth::with_stack(|| format_css(input, args))
+}
+
+fn format_css(input: &str, args: &Args) -> ToolOutcome {
     let mode = args.str("mode")?;
     let minify = mode == "minify";
     let mut sheet = StyleSheet::parse(input, ParserOptions::default()).map_err(|e| {
@@ -40,12 +77,12 @@ fn css_formatter(args: &Args) -> ToolOutcome {
     } else {
         reindent(&printed.code, args.str("indent")?)
     };
-    Ok(json!({
-        "output": output,
+    let sizes = json!({
         "mode": mode,
         "originalSize": input.len(),
         "outputSize": output.len(),
-    }))
+    });
+    Ok(super::data::with_output(output, sizes))
 }
 
 /// The printer indents by two spaces; other units replace each leading pair. CSS strings

@@ -3,6 +3,7 @@
 
 use super::ToolFn;
 use super::args::Args;
+use super::{budget, depth};
 use crate::ctp::{ToolError, ToolOutcome};
 use html2text::render::{TaggedLine, TextDecorator};
 use scraper::{Html, Node, Selector};
@@ -35,17 +36,59 @@ fn collapse(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// Selector brackets (`:not(:is(…))`, `[attr]`) and strings, for the depth check that runs
+/// before the selectors crate's recursive parser.
+const SELECTOR_SYNTAX: depth::Syntax = depth::Syntax {
+    open: b"([",
+    close: b")]",
+    quotes: b"'\"",
+    escapes: true,
+    block_comments: true,
+    interpolation: false,
+    line_breaks: b"",
+};
+
 fn css_selector_tester(args: &Args) -> ToolOutcome {
     let input = args.str("input")?;
     let selector_text = args.str("selector")?;
-    let selector = Selector::parse(selector_text)
-        .map_err(|e| ToolError::invalid(format!("invalid CSS selector '{selector_text}': {e}")))?;
+    depth::check(
+        "selector",
+        selector_text,
+        &SELECTOR_SYNTAX,
+        depth::MAX_DEPTH,
+    )?;
+    let selector = Selector::parse(selector_text).map_err(|e| {
+        ToolError::invalid(format!(
+            "invalid CSS selector '{}': {e}",
+            crate::text::preview(selector_text, 200)
+        ))
+    })?;
     let attribute = args.opt_str("attribute").filter(|a| !a.is_empty());
+    super::html_scan::check(input)?;
     let html = parse_html(input);
+    let found = html.select(&selector).count();
+    if found > budget::MAX_RESULTS {
+        return Err(ToolError::invalid(format!(
+            "the selector matches {found} elements; css-selector-tester lists at most {}: narrow it",
+            budget::MAX_RESULTS
+        )));
+    }
+    // Each match carries its text and its markup, so nested matches repeat their content:
+    // the whole list stays within the output limit.
+    let mut room = usize::try_from(crate::limits::max_output()).unwrap_or(usize::MAX);
     let mut matches = Vec::new();
     let mut lines = Vec::new();
     for element in html.select(&selector) {
         let text = collapse(&element.text().collect::<String>());
+        let markup = element.html();
+        room = room
+            .checked_sub(2 * text.len() + markup.len())
+            .ok_or_else(|| {
+                budget::output_too_large(
+                    "the matched elements' text and markup",
+                    "nested matches repeat their content: narrow the selector to the innermost elements",
+                )
+            })?;
         let el = element.value();
         let attributes: Map<String, Value> = el
             .attrs()
@@ -55,7 +98,7 @@ fn css_selector_tester(args: &Args) -> ToolOutcome {
             "tag": el.name(),
             "attributes": attributes,
             "text": text,
-            "html": element.html(),
+            "html": markup,
         });
         match attribute {
             Some(name) => {
@@ -203,6 +246,7 @@ const NO_WRAP_WIDTH: usize = 10_000;
 fn html_to_text(args: &Args) -> ToolOutcome {
     let input = args.str("input")?;
     let mode = args.str("mode")?;
+    super::html_scan::check(input)?;
     if mode == "strip" {
         let output = strip_tags(input);
         return Ok(json!({ "output": output, "mode": mode }));

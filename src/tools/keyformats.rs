@@ -809,13 +809,21 @@ fn pem_text(label: &str, der: Vec<u8>) -> String {
 // ---------------------------------------------------------------------------------------------
 // asn1-parser
 
-const MAX_DEPTH: usize = 64;
+/// Nesting limit of the DER tree: asn1-rs parses indefinite lengths recursively and stops at
+/// 50 levels, so definite lengths stop there too and the tool has one limit.
+const ASN1_DEPTH: usize = 50;
 const MAX_NODES: usize = 20_000;
 
 struct Walker {
     nodes: Vec<Value>,
     lines: Vec<String>,
     encapsulated: bool,
+    /// Nodes and output bytes already recorded by the walkers this one is a trial inside.
+    base_nodes: usize,
+    base_bytes: usize,
+    /// Output bytes recorded by this walker: every encapsulated string is shown as hex and then
+    /// again decoded, so nested encapsulations repeat their content.
+    bytes: usize,
 }
 
 fn asn1_parser(args: &Args) -> ToolOutcome {
@@ -829,6 +837,9 @@ fn asn1_parser(args: &Args) -> ToolOutcome {
         nodes: Vec::new(),
         lines: Vec::new(),
         encapsulated: args.flag("parseEncapsulated"),
+        base_nodes: 0,
+        base_bytes: 0,
+        bytes: 0,
     };
     let mut offset = 0;
     while offset < der.len() {
@@ -925,12 +936,14 @@ impl Walker {
         depth: usize,
         inner: bool,
     ) -> Result<usize, ToolError> {
-        if depth > MAX_DEPTH {
-            return Err(ToolError::invalid(format!(
-                "nesting deeper than {MAX_DEPTH} levels at offset {offset}"
-            )));
+        if depth >= ASN1_DEPTH {
+            return Err(super::depth::too_deep(
+                "input",
+                ASN1_DEPTH,
+                super::depth::Place::Byte(offset),
+            ));
         }
-        if self.nodes.len() >= MAX_NODES {
+        if self.base_nodes + self.nodes.len() >= MAX_NODES {
             return Err(ToolError::invalid(format!(
                 "more than {MAX_NODES} elements"
             )));
@@ -959,6 +972,13 @@ impl Walker {
             }
             Length::Indefinite => {
                 let (rest, any) = x509_parser::asn1_rs::Any::from_ber(bytes).map_err(|e| {
+                    if e.to_string().contains("BerMaxDepth") {
+                        return super::depth::too_deep(
+                            "input",
+                            ASN1_DEPTH,
+                            super::depth::Place::Byte(offset),
+                        );
+                    }
                     ToolError::invalid(format!(
                         "indefinite-length element at offset {offset} has no end-of-contents marker: {e}"
                     ))
@@ -1008,6 +1028,14 @@ impl Walker {
             "{offset:5}:d={depth:<2} hl={hl} l={length_text} {}: {name:<18}{suffix}",
             if constructed { "cons" } else { "prim" }
         );
+        // The node holds about what the line shows.
+        self.bytes += 2 * line.len();
+        if self.base_bytes + self.bytes > crate::limits::max_output() as usize {
+            return Err(super::budget::output_too_large(
+                "the listing",
+                "each encapsulated string is shown as hex and then decoded again: turn parseEncapsulated off, or parse a smaller part",
+            ));
+        }
         self.lines.push(line);
         let index = self.nodes.len();
         self.nodes.push(Value::Object(node));
@@ -1030,7 +1058,7 @@ impl Walker {
                     content.len().saturating_sub(skip),
                     depth + 1,
                     index,
-                );
+                )?;
             }
         }
         Ok(total)
@@ -1045,25 +1073,34 @@ impl Walker {
         len: usize,
         depth: usize,
         parent: usize,
-    ) {
+    ) -> Result<(), ToolError> {
         if len < 2 || start + len > buf.len() {
-            return;
+            return Ok(());
         }
         let slice = &buf[..start + len];
         let first_universal = slice[start] & 0xC0 == 0 && slice[start] & 0x1F != 0;
         if !first_universal {
-            return;
+            return Ok(());
         }
         let mut trial = Walker {
             nodes: Vec::new(),
             lines: Vec::new(),
             encapsulated: self.encapsulated,
+            base_nodes: self.base_nodes + self.nodes.len(),
+            base_bytes: self.base_bytes + self.bytes,
+            bytes: 0,
         };
         let mut pos = 0;
         while pos < len {
             match trial.element(slice, start + pos, depth, true) {
                 Ok(n) => pos += n,
-                Err(_) => return,
+                Err(e) => {
+                    // Limits hold for the trial too; anything else means "not DER after all".
+                    let limit = trial.base_nodes + trial.nodes.len() >= MAX_NODES
+                        || trial.base_bytes + trial.bytes > crate::limits::max_output() as usize
+                        || e.message.starts_with("input nests deeper than");
+                    return if limit { Err(e) } else { Ok(()) };
+                }
             }
         }
         if pos == len {
@@ -1072,7 +1109,9 @@ impl Walker {
             }
             self.nodes.extend(trial.nodes);
             self.lines.extend(trial.lines);
+            self.bytes += trial.bytes;
         }
+        Ok(())
     }
 
     /// Fills the node's decoded value; returns the OpenSSL-style text after the tag name.

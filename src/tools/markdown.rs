@@ -2,9 +2,10 @@
 
 use super::ToolFn;
 use super::args::Args;
+use super::budget::{self, Capped};
 use crate::ctp::ToolOutcome;
 use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, html};
-use serde_json::json;
+use serde_json::Value;
 
 pub const TOOLS: &[(&str, ToolFn)] = &[("markdown-to-html", markdown_to_html)];
 
@@ -24,9 +25,16 @@ fn markdown_to_html(args: &Args) -> ToolOutcome {
     let safe = args.flag("safe");
     let parser =
         Parser::new_ext(input, options).map(|event| if safe { sanitise(event) } else { event });
-    let mut output = String::with_capacity(input.len() * 3 / 2);
-    html::push_html(&mut output, parser);
-    Ok(json!({ "output": output }))
+    // Reference links repeat their destination at every use, so the HTML can outgrow the
+    // Markdown many times over: it is built within the output ceiling.
+    let mut output = Capped::with_capacity(input.len() * 3 / 2);
+    if html::write_html_fmt(&mut output, parser).is_err() || output.over {
+        return Err(budget::output_too_large(
+            "the HTML",
+            "reference links repeat their destination at every use: convert a smaller piece",
+        ));
+    }
+    Ok(super::data::with_output(output.into_string(), Value::Null))
 }
 
 /// Safe mode: raw HTML becomes visible text, and script-capable link targets are dropped.

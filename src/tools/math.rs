@@ -2,6 +2,7 @@
 
 use super::ToolFn;
 use super::args::Args;
+use super::depth;
 use super::units::{number, round_sig};
 use crate::ctp::{ToolError, ToolOutcome};
 use evalexpr::{
@@ -30,9 +31,53 @@ fn math_evaluator(args: &Args) -> ToolOutcome {
         _ => {
             let degrees = args.str("angleUnit")? == "degrees";
             let variables = args.get("variables");
-            evaluate(input, variables, degrees, digits)
+            check_depth(input)?;
+            depth::with_stack(|| evaluate(input, variables, degrees, digits))
         }
     }
+}
+
+/// evalexpr builds a tree as deep as the brackets nest plus the operators chain (`1+1+…+1`
+/// is a tree as deep as it is long), and builds, evaluates and drops it recursively: the
+/// operators and the deepest bracket nesting together may not pass [`depth::MAX_DEPTH`].
+fn check_depth(input: &str) -> Result<(), ToolError> {
+    let (mut open, mut deepest, mut operators) = (0usize, 0usize, 0usize);
+    let mut in_string = false;
+    let mut previous = ' ';
+    for (i, c) in input.char_indices() {
+        if in_string {
+            in_string = c != '"';
+        } else {
+            match c {
+                '"' => in_string = true,
+                '(' => {
+                    open += 1;
+                    deepest = deepest.max(open);
+                }
+                ')' => open = open.saturating_sub(1),
+                '+' | '-' | '*' | '/' | '%' | '^' | '=' | '<' | '>' | '!' | '&' | '|' | ';' => {
+                    // `<=`, `&&`, `+=` and the like are one operator.
+                    if !matches!(
+                        previous,
+                        '+' | '-' | '*' | '/' | '%' | '^' | '=' | '<' | '>' | '!' | '&' | '|'
+                    ) || matches!(c, '-' | '!')
+                    {
+                        operators += 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+        previous = c;
+        if deepest + operators > depth::MAX_DEPTH {
+            return Err(depth::too_deep(
+                "the expression",
+                depth::MAX_DEPTH,
+                depth::place(input, i),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn evaluate(input: &str, variables: Option<&Value>, degrees: bool, digits: usize) -> ToolOutcome {
@@ -489,6 +534,13 @@ fn statistics(input: &str, digits: usize) -> ToolOutcome {
                         values.len() + 1
                     ))
                 })?;
+            if values.len() == super::budget::MAX_VALUES {
+                return Err(super::budget::too_many(
+                    "the list",
+                    "numbers",
+                    "summarise it in parts",
+                ));
+            }
             values.push(n);
         }
         offset += piece.len();

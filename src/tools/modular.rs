@@ -14,8 +14,35 @@ pub const TOOLS: &[(&str, ToolFn)] = &[("modular-arithmetic", modular_arithmetic
 /// Euclid's steps are shown for learning; beyond this many they are left out.
 const MAX_STEPS: usize = 100;
 
+/// The most digits one integer may have (about 33,000 bits in decimal): a modular power of
+/// numbers this size takes about a second; each doubling makes it several times slower, and
+/// reading and printing decimal numbers is quadratic in their length.
+const MAX_DIGITS: usize = 10_000;
+/// The most digits all the integers of one call may have together: the lcm of a list and the
+/// modulus of a system of congruences grow to the sum of their sizes.
+const MAX_TOTAL_DIGITS: usize = 100_000;
+
+fn too_big(what: &str, found: String, limit: usize, why: &str) -> ToolError {
+    ToolError::invalid(format!(
+        "{what} {found}; modular-arithmetic takes at most {limit} digits {why}, since arbitrary-precision arithmetic slows with the square of the length (a modular power of {MAX_DIGITS}-digit numbers takes about a second)"
+    ))
+}
+
 /// A decimal or 0x/0b/0o integer, optionally negative, underscores allowed.
 fn parse_int(text: &str, what: &str) -> Result<BigInt, ToolError> {
+    let digits = text
+        .trim()
+        .bytes()
+        .filter(u8::is_ascii_alphanumeric)
+        .count();
+    if digits > MAX_DIGITS {
+        return Err(too_big(
+            what,
+            format!("has {digits} digits"),
+            MAX_DIGITS,
+            "per integer",
+        ));
+    }
     let t: String = text.trim().chars().filter(|c| *c != '_').collect();
     let (negative, body) = match t.strip_prefix('-') {
         Some(rest) => (true, rest),
@@ -67,6 +94,19 @@ fn parse_list(text: &str, what: &str) -> Result<Vec<BigInt>, ToolError> {
 }
 
 fn modular_arithmetic(args: &Args) -> ToolOutcome {
+    let total: usize = ["a", "b", "modulus", "congruences"]
+        .iter()
+        .filter_map(|name| args.opt_str(name))
+        .map(|text| text.bytes().filter(u8::is_ascii_alphanumeric).count())
+        .sum();
+    if total > MAX_TOTAL_DIGITS {
+        return Err(too_big(
+            "the integers",
+            format!("have {total} digits together"),
+            MAX_TOTAL_DIGITS,
+            "in all",
+        ));
+    }
     let op = args.str("operation")?;
     match op {
         "gcd" | "lcm" => {

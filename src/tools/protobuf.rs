@@ -4,9 +4,11 @@
 use super::ToolFn;
 use super::args::Args;
 use super::binary_formats::read_binary;
+use super::budget::MAX_RESULTS;
 use crate::ctp::{ToolError, ToolOutcome};
 use prost::encoding::{WireType, decode_varint, encode_varint};
 use serde_json::{Value, json};
+use std::cell::Cell;
 use std::fmt::Write as _;
 
 pub const TOOLS: &[(&str, ToolFn)] = &[("protobuf-decoder", protobuf_decoder)];
@@ -29,9 +31,21 @@ fn decode_message(data: &[u8]) -> ToolOutcome {
             "input is empty: no Protobuf bytes to decode",
         ));
     }
-    let fields = Parser { data, depth: 0 }
-        .fields(0, data.len(), None)
-        .map_err(|e| ToolError::invalid(format!("invalid Protobuf wire data: {e}")))?;
+    let work = Cell::new(0);
+    let fields = Parser {
+        data,
+        depth: 0,
+        work: &work,
+    }
+    .fields(0, data.len(), None)
+    .map_err(|e| ToolError::invalid(format!("invalid Protobuf wire data: {e}")))?;
+    // Each listed field becomes a JSON object of about a kilobyte.
+    let listed = count_fields(&fields);
+    if listed > MAX_RESULTS {
+        return Err(ToolError::invalid(format!(
+            "the message has {listed} fields (counting nested ones); protobuf-decoder lists at most {MAX_RESULTS}: decode a smaller part of it"
+        )));
+    }
     let mut output = String::new();
     render(&fields, 0, &mut output);
     let fields: Vec<Value> = fields.iter().map(Field::to_json).collect();
@@ -59,6 +73,22 @@ enum FieldValue {
 struct Parser<'a> {
     data: &'a [u8],
     depth: usize,
+    /// Fields read so far, including those of nested attempts that fell back to bytes.
+    work: &'a Cell<usize>,
+}
+
+/// The most fields read while decoding, attempts included: each is a small struct, and
+/// nested attempts can read the same bytes up to [`MAX_DEPTH`] times.
+const MAX_WORK: usize = super::budget::MAX_VALUES;
+
+fn count_fields(fields: &[Field]) -> usize {
+    fields
+        .iter()
+        .map(|f| match &f.value {
+            FieldValue::Message(inner) | FieldValue::Group(inner) => 1 + count_fields(inner),
+            _ => 1,
+        })
+        .sum()
 }
 
 impl Parser<'_> {
@@ -111,7 +141,7 @@ impl Parser<'_> {
                             end - pos
                         ));
                     }
-                    let value = self.length_delimited(pos, pos + len);
+                    let value = self.length_delimited(pos, pos + len)?;
                     pos += len;
                     value
                 }
@@ -122,6 +152,7 @@ impl Parser<'_> {
                     let inner = Parser {
                         data: self.data,
                         depth: self.depth + 1,
+                        work: self.work,
                     };
                     let (fields, after) = inner.fields_until(pos, end, Some(number))?;
                     pos = after;
@@ -137,6 +168,12 @@ impl Parser<'_> {
                     ));
                 }
             };
+            self.work.set(self.work.get() + 1);
+            if self.work.get() > MAX_WORK {
+                return Err(format!(
+                    "more than {MAX_WORK} fields read (nested attempts included) by byte {offset}; decode a smaller part of the message"
+                ));
+            }
             fields.push(Field {
                 number,
                 wire_type,
@@ -153,15 +190,19 @@ impl Parser<'_> {
     }
 
     /// A nested message when the bytes parse completely as one, else UTF-8 text, else bytes.
-    fn length_delimited(&self, start: usize, end: usize) -> FieldValue {
+    /// Only running out of [`MAX_WORK`] is an error.
+    fn length_delimited(&self, start: usize, end: usize) -> Result<FieldValue, String> {
         let bytes = &self.data[start..end];
         if !bytes.is_empty() && self.depth < MAX_DEPTH {
             let inner = Parser {
                 data: self.data,
                 depth: self.depth + 1,
+                work: self.work,
             };
-            if let Ok(fields) = inner.fields(start, end, None) {
-                return FieldValue::Message(fields);
+            match inner.fields(start, end, None) {
+                Ok(fields) => return Ok(FieldValue::Message(fields)),
+                Err(e) if self.work.get() > MAX_WORK => return Err(e),
+                Err(_) => {}
             }
         }
         match std::str::from_utf8(bytes) {
@@ -170,9 +211,9 @@ impl Parser<'_> {
                     .chars()
                     .any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t')) =>
             {
-                FieldValue::Text(s.to_string())
+                Ok(FieldValue::Text(s.to_string()))
             }
-            _ => FieldValue::Bytes(bytes.to_vec()),
+            _ => Ok(FieldValue::Bytes(bytes.to_vec())),
         }
     }
 

@@ -8,6 +8,8 @@
 
 use super::ToolFn;
 use super::args::Args;
+use super::budget;
+use super::depth;
 use super::json;
 use super::yaml;
 use crate::ctp::{ToolError, ToolOutcome};
@@ -194,12 +196,46 @@ fn from_yaml(v: Yaml, path: &mut Path, dates: bool) -> Result<Tree, ToolError> {
     })
 }
 
+/// The largest TOML input read. The toml crate keeps every key, value and table with its
+/// span, and tables cost over a kilobyte each: up to 125 bytes per byte of input.
+pub(crate) const MAX_TOML: usize = 4 << 20;
+
 /// TOML text to a tree in document order, with the toml crate's errors (line, column, snippet).
 fn parse_toml(input: &str) -> Result<Tree, ToolError> {
     let src = input.strip_prefix('\u{feff}').unwrap_or(input);
-    let doc = DeTable::parse(src)
-        .map_err(|e| ToolError::invalid(format!("invalid TOML: {}", e.to_string().trim_end())))?;
+    if src.len() > MAX_TOML {
+        return Err(budget::input_too_large(
+            "the TOML",
+            src.len(),
+            MAX_TOML,
+            "its parser keeps every key, value and table with its position, up to 125 bytes for each byte of input",
+        ));
+    }
+    let doc = DeTable::parse(src).map_err(|e| toml_error(src, &e))?;
     from_de_table(doc.into_inner(), &mut Path::default())
+}
+
+/// The toml crate's error with its snippet, or without it when the line is too long to show;
+/// its nesting limit is reported like every other tool's.
+fn toml_error(src: &str, e: &toml::de::Error) -> ToolError {
+    let place = e
+        .span()
+        .map_or(depth::Place::Unknown, |span| depth::place(src, span.start));
+    // toml reports its limit as "recursion limit" (keys) or "max recursion depth" (values).
+    if e.message().contains("recursion") {
+        return depth::too_deep("input", depth::TOML_DEPTH, place);
+    }
+    let full = e.to_string();
+    if full.len() <= 2000 {
+        return ToolError::invalid(format!("invalid TOML: {}", full.trim_end()));
+    }
+    match place {
+        depth::Place::Text { line, column } => ToolError::invalid(format!(
+            "invalid TOML: TOML parse error at line {line}, column {column}: {}",
+            e.message().trim_end()
+        )),
+        _ => ToolError::invalid(format!("invalid TOML: {}", e.message().trim_end())),
+    }
 }
 
 fn from_de_table(table: DeTable<'_>, path: &mut Path) -> Result<Tree, ToolError> {
@@ -309,8 +345,7 @@ fn write_toml(tree: &Tree) -> Result<String, ToolError> {
 // ---- tools -----------------------------------------------------------------------------
 
 fn json_to_toml(args: &Args) -> ToolOutcome {
-    let src = json::validate(args.str("input")?)?;
-    let value: Json = serde_json::from_str(src).map_err(|e| json::json_error(&e))?;
+    let value = json::parse_value(args.str("input")?)?;
     if !value.is_object() {
         return Err(not_a_table(json_kind(&value)));
     }
