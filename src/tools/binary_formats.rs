@@ -901,4 +901,98 @@ mod tests {
         );
         assert_eq!(code, ErrorCode::InvalidInput);
     }
+
+    #[test]
+    fn nesting_and_size_are_limited() {
+        use crate::tools::depth::JSON_DEPTH;
+        use crate::tools::testing::assert_too_deep;
+        // A million one-element arrays around a null.
+        let msgpack = "91".repeat(1_000_000) + "c0";
+        assert_too_deep(
+            "messagepack-converter",
+            json!({"input": msgpack, "mode": "decode"}),
+            "input",
+            JSON_DEPTH,
+        );
+        for cbor in ["81".repeat(1_000_000) + "f6", "c6".repeat(1_000_000) + "f6"] {
+            assert_too_deep(
+                "cbor-converter",
+                json!({"input": cbor, "mode": "decode"}),
+                "input",
+                JSON_DEPTH,
+            );
+        }
+        let plist = format!(
+            "<?xml version=\"1.0\"?><plist version=\"1.0\">{}</plist>",
+            crate::tools::testing::nest("<array>", "", "</array>", 1_000_000)
+        );
+        assert_too_deep(
+            "plist-converter",
+            json!({"input": plist, "mode": "to-json"}),
+            "input",
+            JSON_DEPTH,
+        );
+        // Just under: 128 levels.
+        let ok = "91".repeat(JSON_DEPTH - 1) + "c0";
+        let d = run_ok(
+            "messagepack-converter",
+            json!({"input": ok, "mode": "decode", "indent": "0"}),
+        );
+        assert_eq!(
+            d["output"],
+            crate::tools::testing::nest("[", "null", "]", JSON_DEPTH - 1)
+        );
+        let ok = "81".repeat(JSON_DEPTH - 1) + "f6";
+        let d = run_ok(
+            "cbor-converter",
+            json!({"input": ok, "mode": "decode", "indent": "0"}),
+        );
+        assert_eq!(
+            d["output"],
+            crate::tools::testing::nest("[", "null", "]", JSON_DEPTH - 1)
+        );
+        // Five million and one values, in a few bytes each.
+        let many = format!("9a{:08x}{}", 5_000_001, "f6".repeat(5_000_001));
+        let (_, msg) = run_err("cbor-converter", json!({"input": many, "mode": "decode"}));
+        assert!(
+            msg.starts_with("the CBOR has more than 5,000,000 values"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn property_lists_that_expand_shared_objects_are_refused() {
+        // bplist00 where object 1 is an array of 15 references to object 2, and so on: each
+        // level multiplies the values by 15 (written by hand from Apple's CFBinaryPList.c).
+        let levels = 8u8;
+        let mut objects: Vec<Vec<u8>> = Vec::new();
+        for i in 0..levels {
+            let mut o = vec![0xAF, 0x10, 15];
+            o.extend(std::iter::repeat_n(i + 1, 15));
+            objects.push(o);
+        }
+        objects.push(vec![0x09]); // true
+        let mut file = b"bplist00".to_vec();
+        let mut offsets = Vec::new();
+        for o in &objects {
+            offsets.push(u8::try_from(file.len()).unwrap());
+            file.extend(o);
+        }
+        let table = file.len();
+        file.extend(&offsets);
+        let mut trailer = vec![0u8; 6];
+        trailer.extend([1, 1]);
+        trailer.extend((objects.len() as u64).to_be_bytes());
+        trailer.extend(0u64.to_be_bytes());
+        trailer.extend((table as u64).to_be_bytes());
+        file.extend(trailer);
+        use base64::Engine as _;
+        let b64 = base64::engine::general_purpose::STANDARD.encode(&file);
+        let (code, msg) = run_err("plist-converter", json!({"input": b64, "mode": "to-json"}));
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(
+            msg.starts_with("the property list has more than 2,000,000 values"),
+            "{msg}"
+        );
+    }
 }

@@ -6,7 +6,7 @@
 //! to the input limit and a call ends with a clear INVALID_INPUT instead of exhausting memory.
 
 use crate::ctp::ToolError;
-use crate::limits::{MAX_INPUT_ENV, human, max_input, max_output};
+use crate::limits::{MAX_INPUT_ENV, MAX_OUTPUT_ENV, human, max_input, max_output};
 use std::fmt;
 use std::io;
 
@@ -32,6 +32,20 @@ pub fn output_too_large(what: &str, hint: &str) -> ToolError {
     ToolError::invalid(format!(
         "{what} would be larger than {}, the most output cmpx builds for one call (twice the input limit, {MAX_INPUT_ENV}); {hint}",
         human(output_ceiling() as u64)
+    ))
+}
+
+/// The most text a structured result (matches, nodes) carries besides `output`: the output
+/// limit, since only `output` is truncated to it.
+pub fn result_ceiling() -> usize {
+    usize::try_from(max_output()).unwrap_or(usize::MAX)
+}
+
+/// The error for a structured result that would pass [`result_ceiling`].
+pub fn result_too_large(what: &str, hint: &str) -> ToolError {
+    ToolError::invalid(format!(
+        "{what} would be larger than {}, the output limit ({MAX_OUTPUT_ENV}); {hint}",
+        human(result_ceiling() as u64)
     ))
 }
 

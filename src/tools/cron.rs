@@ -918,4 +918,51 @@ mod tests {
         assert_eq!(code, ErrorCode::InvalidInput);
         assert!(msg.contains("Europe/London"), "{msg}");
     }
+
+    fn runs(expression: &str, from: &str, count: u32) -> serde_json::Value {
+        run_ok(
+            "cron-parser",
+            json!({"expression": expression, "from": from, "count": count}),
+        )
+    }
+
+    #[test]
+    fn fewer_runs_than_asked_come_with_a_note() {
+        // Yearly, close to croner's horizon (the year 5000): two runs, and why not five.
+        let d = runs("0 0 1 1 *", "4998-06-01T00:00:00Z", 5);
+        assert_eq!(
+            d["nextRuns"],
+            json!(["4999-01-01T00:00:00+00:00", "5000-01-01T00:00:00+00:00"])
+        );
+        assert_eq!(
+            d["note"],
+            "Only 2 of the 5 runs asked for are listed: run times are computed up to the year 5000, and the schedule has no more runs before then."
+        );
+        assert!(
+            d["output"]
+                .as_str()
+                .unwrap()
+                .ends_with(d["note"].as_str().unwrap())
+        );
+        // Near 9999 the schedule still runs every year: no "never runs".
+        let d = runs("0 0 1 1 *", "9998-06-01T00:00:00Z", 5);
+        assert_eq!(d["nextRuns"], json!([]));
+        assert_eq!(
+            d["note"],
+            "No runs are listed: run times are computed only up to the year 5000, and 'from' (9998) is later."
+        );
+        assert!(!d["output"].as_str().unwrap().contains("Never runs"));
+        // A date that never exists.
+        let d = runs("0 0 30 2 *", "2024-01-01T00:00:00Z", 3);
+        assert_eq!(
+            d["note"],
+            "Never runs: no date matches this schedule (for example February 30, or April 31)."
+        );
+        // Enough runs: no note.
+        assert!(
+            runs("0 0 1 1 *", "2024-06-01T00:00:00Z", 3)
+                .get("note")
+                .is_none()
+        );
+    }
 }

@@ -21,12 +21,16 @@ const CSS_SYNTAX: depth::Syntax = depth::Syntax {
     line_breaks: b"{;}",
 };
 
+/// Rules and declarations (counted as the `{`, `;` and `}` that end them) lightningcss may
+/// hold: its stylesheet keeps close to a kilobyte for each.
+const MAX_ITEMS: usize = 500_000;
+
 fn css_formatter(args: &Args) -> ToolOutcome {
     let input = args.str("input")?;
     let shape = depth::check("input", input, &CSS_SYNTAX, depth::MAX_DEPTH)?;
-    // lightningcss keeps a few hundred bytes per rule and declaration.
-    if shape.lines > budget::MAX_VALUES {
-        return Err(budget::too_many(
+    if shape.lines > MAX_ITEMS {
+        return Err(budget::too_many_of(
+            MAX_ITEMS,
             "the stylesheet",
             "rules and declarations",
             "split it into smaller stylesheets",
@@ -171,5 +175,29 @@ mod tests {
         );
         assert_eq!(code, ErrorCode::InvalidInput);
         assert!(msg.starts_with("invalid CSS at line 4, column 1"), "{msg}");
+    }
+
+    #[test]
+    fn nesting_is_limited_with_one_message() {
+        use crate::tools::depth::MAX_DEPTH;
+        use crate::tools::testing::{assert_too_deep, nest};
+        for deep in [
+            nest("a{", "", "}", 1_000_000),
+            nest("@media screen{", "", "}", 1_000_000),
+            format!("a{{width:{}}}", nest("calc(", "1px", ")", 1_000_000)),
+        ] {
+            for mode in ["beautify", "minify"] {
+                assert_too_deep(
+                    "css-formatter",
+                    json!({"input": deep, "mode": mode}),
+                    "input",
+                    MAX_DEPTH,
+                );
+            }
+        }
+        // Just under: 512 levels of brackets (a rule and 511 parentheses).
+        let ok = format!("a{{width:{}}}", nest("calc(", "1px", ")", MAX_DEPTH - 1));
+        let out = output_with("css-formatter", &ok, json!({"mode": "minify"}));
+        assert_eq!(out, "a{width:1px}");
     }
 }

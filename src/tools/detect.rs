@@ -1169,4 +1169,20 @@ mod tests {
         assert_eq!(code, ErrorCode::InvalidInput);
         assert!(msg.contains("empty"), "{msg}");
     }
+
+    #[test]
+    fn deep_and_large_input_is_recognised_without_a_tree() {
+        use crate::tools::testing::nest;
+        // JSON of any depth validates without recursion; the structured probes stay bounded.
+        let deep = nest("[", "", "]", 1_000_000);
+        let d = run_ok("format-detector", json!({"input": deep}));
+        assert_eq!(d["format"], "json");
+        assert_eq!(
+            d["candidates"][0]["reason"],
+            "parses as JSON: an array of 1 item(s)"
+        );
+        let deep_xml = nest("<a>", "", "</a>", 1_000_000);
+        let d = run_ok("format-detector", json!({"input": deep_xml}));
+        assert_eq!(d["format"], "html");
+    }
 }

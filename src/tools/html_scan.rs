@@ -178,6 +178,7 @@ const SPECIAL: &[&str] = &[
 struct State {
     open: Vec<String>,
     tokens: usize,
+    max_tokens: usize,
     /// Set once a limit is passed; the scan then ignores the rest.
     failed: Option<ToolError>,
 }
@@ -243,8 +244,9 @@ impl TokenSink for Sink {
             return TokenSinkResult::Continue;
         }
         state.tokens += 1;
-        if state.tokens > MAX_VALUES {
-            state.failed = Some(budget::too_many(
+        if state.tokens > state.max_tokens {
+            state.failed = Some(budget::too_many_of(
+                state.max_tokens,
                 "the HTML",
                 "nodes (elements and runs of text)",
                 "this tool holds the whole document in memory: split the input",
@@ -274,10 +276,21 @@ impl TokenSink for Sink {
     }
 }
 
+/// Tokens (tags and runs of text) css-selector-tester may hold as a tree: scraper keeps about
+/// a hundred bytes per node.
+pub const MAX_TOKENS: usize = MAX_VALUES;
+/// Tokens html-to-text may hold: html2text keeps its own DOM and a render tree, about 700
+/// bytes per token.
+pub const MAX_RENDER_TOKENS: usize = 500_000;
+
 /// Refuses HTML whose elements would nest deeper than [`MAX_DEPTH`] levels, or that has more
-/// than [`MAX_VALUES`] tokens.
-pub fn check(input: &str) -> Result<(), ToolError> {
-    let tokenizer = Tokenizer::new(Sink(RefCell::default()), TokenizerOpts::default());
+/// than `max_tokens` tokens.
+pub fn check(input: &str, max_tokens: usize) -> Result<(), ToolError> {
+    let state = State {
+        max_tokens,
+        ..State::default()
+    };
+    let tokenizer = Tokenizer::new(Sink(RefCell::new(state)), TokenizerOpts::default());
     let queue = BufferQueue::default();
     let mut rest = input;
     while !rest.is_empty() {
@@ -304,7 +317,11 @@ mod tests {
     use super::*;
 
     fn depth_of(html: &str) -> usize {
-        let tokenizer = Tokenizer::new(Sink(RefCell::default()), TokenizerOpts::default());
+        let state = State {
+            max_tokens: MAX_TOKENS,
+            ..State::default()
+        };
+        let tokenizer = Tokenizer::new(Sink(RefCell::new(state)), TokenizerOpts::default());
         let queue = BufferQueue::default();
         queue.push_back(StrTendril::from_slice(html));
         let _ = tokenizer.feed(&queue);
@@ -334,7 +351,7 @@ mod tests {
     #[test]
     fn stops_at_the_limit_with_the_line() {
         let deep = "<div>\n".repeat(MAX_DEPTH);
-        let e = check(&deep).unwrap_err();
+        let e = check(&deep, MAX_TOKENS).unwrap_err();
         assert!(
             e.message.starts_with(&format!(
                 "input nests deeper than {MAX_DEPTH} levels (at line {})",
@@ -343,6 +360,12 @@ mod tests {
             "{}",
             e.message
         );
-        assert!(check(&"<div>".repeat(MAX_DEPTH - IMPLIED)).is_ok());
+        assert!(check(&"<div>".repeat(MAX_DEPTH - IMPLIED), MAX_TOKENS).is_ok());
+        let e = check(&"<p>x</p>".repeat(10), 20).unwrap_err();
+        assert!(
+            e.message.starts_with("the HTML has more than 20 nodes"),
+            "{}",
+            e.message
+        );
     }
 }

@@ -136,7 +136,10 @@ fn read_inputs(input: &str) -> Result<Vec<Value>, ToolError> {
     }
     json::check_tree(src)?;
     let mut values = Vec::new();
-    for value in serde_json::Deserializer::from_str(src).into_iter::<Value>() {
+    let mut de = serde_json::Deserializer::from_str(src);
+    // check_tree has bounded the depth; serde_json's own limit would stop one level short.
+    de.disable_recursion_limit();
+    for value in de.into_iter::<Value>() {
         values.push(value.map_err(|e| json::json_error(&e))?);
     }
     Ok(values)
@@ -329,7 +332,7 @@ fn from_val(v: &Val, tally: &mut Tally, level: usize) -> Result<Value, ToolError
             "jaq shares values, but each result is copied out in full: narrow the filter, or count with length",
         ));
     }
-    if level > depth::JSON_DEPTH {
+    if level > depth::JSON_DEPTH && matches!(v, Val::Arr(_) | Val::Obj(_)) {
         return Err(depth::too_deep(
             "a result of the filter",
             depth::JSON_DEPTH,
@@ -514,5 +517,49 @@ mod tests {
             jq("[limit(3; repeat(1))]", "null", json!({}))["results"],
             json!([[1, 1, 1]])
         );
+    }
+
+    #[test]
+    fn nesting_is_limited_with_one_message() {
+        use crate::tools::depth::{JSON_DEPTH, MAX_DEPTH};
+        use crate::tools::testing::{assert_too_deep, nest};
+        for filter in [
+            nest("(", ".", ")", 1_000_000),
+            nest("[", ".", "]", 1_000_000),
+        ] {
+            assert_too_deep(
+                "jq-processor",
+                json!({"filter": filter, "input": "1"}),
+                "filter",
+                MAX_DEPTH,
+            );
+        }
+        // Interpolations nest inside strings.
+        let interpolated = nest("\"\\(", "1", ")\"", 1_000_000);
+        assert_too_deep(
+            "jq-processor",
+            json!({"filter": interpolated, "nullInput": true}),
+            "filter",
+            MAX_DEPTH,
+        );
+        let deep = nest("[", "", "]", 1_000_000);
+        assert_too_deep(
+            "jq-processor",
+            json!({"filter": ".", "input": deep}),
+            "input",
+            JSON_DEPTH,
+        );
+        // A filter that builds a value deeper than JSON allows.
+        assert_too_deep(
+            "jq-processor",
+            json!({"filter": "reduce range(200) as $i (0; [.])", "nullInput": true}),
+            "a result of the filter",
+            JSON_DEPTH,
+        );
+        // Just under: 512 brackets, a 128-deep input and result.
+        assert_eq!(results(&nest("(", ".", ")", MAX_DEPTH), "7"), json!([7]));
+        let doc = nest("[", "1", "]", JSON_DEPTH);
+        let out = jq(".", &doc, json!({"compact": true}));
+        assert_eq!(out["output"], doc);
     }
 }

@@ -149,7 +149,18 @@ pub(crate) fn parse_value_counting(
 ) -> Result<serde_json::Value, ToolError> {
     let src = validate(input)?;
     check_tree_counting(src, tally)?;
-    serde_json::from_str(src).map_err(|e| json_error(&e))
+    from_checked(src)
+}
+
+/// Parses JSON that [`check_tree`] has passed. serde_json's own limit stops one level short of
+/// [`JSON_DEPTH`] (it fails on the 128th bracket), so it is lifted here, where the depth is
+/// known to be within bounds.
+pub(crate) fn from_checked(src: &str) -> Result<serde_json::Value, ToolError> {
+    let mut de = serde_json::Deserializer::from_str(src);
+    de.disable_recursion_limit();
+    let value = serde_json::Value::deserialize(&mut de).map_err(|e| json_error(&e))?;
+    de.end().map_err(|e| json_error(&e))?;
+    Ok(value)
 }
 
 /// Refuses JSON text (one value or several) that nests deeper than [`JSON_DEPTH`] or holds

@@ -19,8 +19,12 @@ pub const TOOLS: &[(&str, ToolFn)] = &[
 /// Parses a JSON document, naming which input it was in the error; `tally` counts the values
 /// of every document the tool holds.
 fn parse_doc(args: &Args, name: &str, tally: &mut Tally) -> Result<Value, ToolError> {
-    json::parse_value_counting(args.str(name)?, tally)
-        .map_err(|e| ToolError::invalid(format!("{name}: {}", e.message)))
+    json::parse_value_counting(args.str(name)?, tally).map_err(|e| {
+        ToolError::invalid(match e.message.strip_prefix("input nests ") {
+            Some(rest) => format!("{name} nests {rest}"),
+            None => format!("{name}: {}", e.message),
+        })
+    })
 }
 
 /// JSONPath brackets and string literals, for the depth check that runs before
@@ -487,5 +491,67 @@ mod tests {
         );
         assert_eq!(code, ErrorCode::InvalidInput);
         assert!(msg.starts_with("modified: invalid JSON at line 1"), "{msg}");
+    }
+
+    #[test]
+    fn deep_documents_and_paths_are_refused_clearly() {
+        use crate::tools::depth::{JSON_DEPTH, MAX_DEPTH};
+        use crate::tools::testing::{assert_too_deep, nest};
+        let deep = nest("[", "", "]", 1_000_000);
+        assert_too_deep(
+            "jsonpath-tester",
+            json!({"input": deep, "path": "$"}),
+            "input",
+            JSON_DEPTH,
+        );
+        let path = format!("$[?{}]", nest("(", "@.a", ")", 1_000_000));
+        assert_too_deep(
+            "jsonpath-tester",
+            json!({"input": "{}", "path": path}),
+            "path",
+            MAX_DEPTH,
+        );
+        assert_too_deep(
+            "json-diff",
+            json!({"original": deep, "modified": "[]"}),
+            "original",
+            JSON_DEPTH,
+        );
+        assert_too_deep(
+            "json-diff",
+            json!({"original": "[]", "modified": deep}),
+            "modified",
+            JSON_DEPTH,
+        );
+        // Just under: a filter of 511 brackets inside the selector's, a 128-deep document.
+        let path = format!("$[?{}]", nest("(", "@.a == 1", ")", MAX_DEPTH - 1));
+        let d = run_ok(
+            "jsonpath-tester",
+            json!({"input": r#"[{"a": 1}, {"a": 2}]"#, "path": path}),
+        );
+        assert_eq!(d["paths"], json!(["$[0]"]));
+        let doc = nest("[", "1", "]", JSON_DEPTH);
+        let d = run_ok("jsonpath-tester", json!({"input": doc, "path": "$..*"}));
+        assert_eq!(d["count"], JSON_DEPTH);
+        let changed = nest("[", "2", "]", JSON_DEPTH);
+        let d = run_ok("json-diff", json!({"original": doc, "modified": changed}));
+        assert_eq!(d["changes"][0]["path"], "/0".repeat(JSON_DEPTH - 1) + "/0");
+    }
+
+    #[test]
+    fn long_result_lists_are_refused() {
+        let many = format!("[{}1]", "1,".repeat(100_000));
+        let (code, msg) = run_err("jsonpath-tester", json!({"input": many, "path": "$[*]"}));
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert_eq!(
+            msg,
+            "the query matches 100001 nodes; jsonpath-tester lists at most 100000: narrow the query, or count with jq-processor ('[..] | length')"
+        );
+        let other = format!("[{}2]", "2,".repeat(100_000));
+        let (_, msg) = run_err("json-diff", json!({"original": many, "modified": other}));
+        assert!(
+            msg.starts_with("the documents differ in more than 100000 places"),
+            "{msg}"
+        );
     }
 }

@@ -552,4 +552,17 @@ mod tests {
         );
         assert_eq!(code, ErrorCode::InvalidInput);
     }
+
+    #[test]
+    fn pbkdf2_work_counts_every_block_of_output() {
+        let (code, msg) = run_err(
+            "password-hash-generator",
+            json!({"algorithm": "pbkdf2-sha1", "password": "p", "salt": "s", "iterations": 10_000_000, "length": 1024}),
+        );
+        assert_eq!(code, ErrorCode::ConstraintViolation);
+        assert_eq!(
+            msg,
+            "PBKDF2 runs the iterations once per 20-byte block of output: 10000000 iterations × 52 blocks exceeds the limit of 10000000 (seconds of work); lower iterations or length"
+        );
+    }
 }

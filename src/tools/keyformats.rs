@@ -639,13 +639,8 @@ fn jwk_member(jwk: &Map<String, Value>, name: &str) -> Result<Vec<u8>, ToolError
 }
 
 fn jwk_to_pem(text: &str) -> ToolOutcome {
-    let value: Value = serde_json::from_str(text).map_err(|e| {
-        ToolError::invalid(format!(
-            "the JWK is not valid JSON: {e} (line {}, column {})",
-            e.line(),
-            e.column()
-        ))
-    })?;
+    let value = super::json::parse_value(text)
+        .map_err(|e| ToolError::invalid(format!("the JWK: {}", e.message)))?;
     let jwk = match &value {
         Value::Object(m) if m.contains_key("keys") => m
             .get("keys")
@@ -809,10 +804,18 @@ fn pem_text(label: &str, der: Vec<u8>) -> String {
 // ---------------------------------------------------------------------------------------------
 // asn1-parser
 
-/// Nesting limit of the DER tree: asn1-rs parses indefinite lengths recursively and stops at
-/// 50 levels, so definite lengths stop there too and the tool has one limit.
-const ASN1_DEPTH: usize = 50;
+/// Nesting limit of the DER tree: asn1-rs parses indefinite lengths recursively and takes 49
+/// levels (its end-of-contents markers count as a 50th), so definite lengths stop there too
+/// and the tool has one limit.
+const ASN1_DEPTH: usize = 49;
 const MAX_NODES: usize = 20_000;
+
+/// Whether an error is one of the walker's limits rather than malformed content.
+fn is_limit(e: &ToolError) -> bool {
+    e.message.starts_with("input nests deeper than")
+        || e.message.starts_with("the listing would be larger than")
+        || e.message.starts_with("more than ") && e.message.ends_with(" elements")
+}
 
 struct Walker {
     nodes: Vec<Value>,
@@ -1030,8 +1033,8 @@ impl Walker {
         );
         // The node holds about what the line shows.
         self.bytes += 2 * line.len();
-        if self.base_bytes + self.bytes > crate::limits::max_output() as usize {
-            return Err(super::budget::output_too_large(
+        if self.base_bytes + self.bytes > super::budget::result_ceiling() {
+            return Err(super::budget::result_too_large(
                 "the listing",
                 "each encapsulated string is shown as hex and then decoded again: turn parseEncapsulated off, or parse a smaller part",
             ));
@@ -1094,13 +1097,10 @@ impl Walker {
         while pos < len {
             match trial.element(slice, start + pos, depth, true) {
                 Ok(n) => pos += n,
-                Err(e) => {
-                    // Limits hold for the trial too; anything else means "not DER after all".
-                    let limit = trial.base_nodes + trial.nodes.len() >= MAX_NODES
-                        || trial.base_bytes + trial.bytes > crate::limits::max_output() as usize
-                        || e.message.starts_with("input nests deeper than");
-                    return if limit { Err(e) } else { Ok(()) };
-                }
+                // Limits hold for the trial too (and for trials inside it); anything else
+                // means "not DER after all".
+                Err(e) if is_limit(&e) => return Err(e),
+                Err(_) => return Ok(()),
             }
         }
         if pos == len {
@@ -1865,5 +1865,49 @@ JMEhAphE8hxc2czw==
         assert!(msg.starts_with("line 2"), "{msg}");
         let (_, msg) = run_err("ssh-key-parser", json!({"input": EC_SEC1}));
         assert!(msg.contains("pem-converter"), "{msg}");
+    }
+
+    #[test]
+    fn der_nesting_is_limited_with_one_message() {
+        use crate::tools::testing::assert_too_deep;
+        // A million nested SEQUENCEs with definite lengths, and with indefinite ones.
+        let mut lens = vec![0usize];
+        for _ in 0..999_999 {
+            let inner = *lens.last().unwrap();
+            let len_bytes = if inner < 0x80 {
+                1
+            } else {
+                1 + (usize::BITS - inner.leading_zeros()).div_ceil(8) as usize
+            };
+            lens.push(1 + len_bytes + inner);
+        }
+        let mut der = String::new();
+        for len in lens.iter().rev() {
+            der.push_str("30");
+            if *len < 0x80 {
+                der.push_str(&format!("{len:02x}"));
+            } else {
+                let bytes = len.to_be_bytes();
+                let used: Vec<u8> = bytes.iter().copied().skip_while(|b| *b == 0).collect();
+                der.push_str(&format!("{:02x}{}", 0x80 | used.len(), hex::encode(&used)));
+            }
+        }
+        assert_too_deep(
+            "asn1-parser",
+            json!({"input": der, "inputFormat": "hex"}),
+            "input",
+            super::ASN1_DEPTH,
+        );
+        let indefinite = "3080".repeat(1_000_000) + &"0000".repeat(1_000_000);
+        assert_too_deep(
+            "asn1-parser",
+            json!({"input": indefinite, "inputFormat": "hex"}),
+            "input",
+            super::ASN1_DEPTH,
+        );
+        // Just under: 50 levels.
+        let ok = "3080".repeat(super::ASN1_DEPTH) + &"0000".repeat(super::ASN1_DEPTH);
+        let d = run_ok("asn1-parser", json!({"input": ok, "inputFormat": "hex"}));
+        assert_eq!(d["nodeCount"], super::ASN1_DEPTH);
     }
 }

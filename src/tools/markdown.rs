@@ -9,8 +9,20 @@ use serde_json::Value;
 
 pub const TOOLS: &[(&str, ToolFn)] = &[("markdown-to-html", markdown_to_html)];
 
+/// The largest Markdown converted; nothing in pulldown-cmark recurses, so there is no depth
+/// limit, but its tree grows with every line.
+const MAX_MARKDOWN: usize = 16 << 20;
+
 fn markdown_to_html(args: &Args) -> ToolOutcome {
     let input = args.str("input")?;
+    if input.len() > MAX_MARKDOWN {
+        return Err(budget::input_too_large(
+            "the Markdown",
+            input.len(),
+            MAX_MARKDOWN,
+            "pulldown-cmark keeps the whole document's block tree, up to 40 bytes for each byte of a dense list",
+        ));
+    }
     let mut options = Options::empty();
     if args.flag("gfm") {
         options |= Options::ENABLE_TABLES
@@ -189,5 +201,20 @@ mod tests {
         );
         let (code, _) = run_err("markdown-to-html", json!({}));
         assert_eq!(code, crate::ctp::ErrorCode::MissingRequired);
+    }
+
+    #[test]
+    fn deep_nesting_converts_without_recursion_and_size_is_limited() {
+        // pulldown-cmark is iterative: a million nested block quotes convert.
+        let deep = ">".repeat(1_000_000) + " x\n";
+        let out = html(&deep, json!({}));
+        assert_eq!(out.matches("<blockquote>").count(), 1_000_000);
+        let big = "- x\n".repeat((16 << 20) / 4 + 1);
+        let (code, msg) = run_err("markdown-to-html", json!({"input": big}));
+        assert_eq!(code, crate::ctp::ErrorCode::InvalidInput);
+        assert!(
+            msg.starts_with("the Markdown is 16.0 MiB, more than the 16.0 MiB"),
+            "{msg}"
+        );
     }
 }

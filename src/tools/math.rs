@@ -1016,4 +1016,45 @@ mod tests {
         let (code, _) = run_err("random-number-generator", json!({"min": 10, "max": 1}));
         assert_eq!(code, ErrorCode::InvalidInput);
     }
+
+    #[test]
+    fn nesting_and_operator_chains_are_limited() {
+        use crate::tools::depth::MAX_DEPTH;
+        use crate::tools::testing::{assert_too_deep, nest};
+        for deep in [
+            nest("(", "1", ")", 1_000_000),
+            "-".repeat(1_000_000) + "1",
+            vec!["2"; 1_000_000].join("^"),
+            vec!["1"; 1_000_000].join("+"),
+        ] {
+            assert_too_deep(
+                "math-evaluator",
+                json!({"input": deep}),
+                "the expression",
+                MAX_DEPTH,
+            );
+        }
+        let (_, msg) = run_err(
+            "math-evaluator",
+            json!({"input": nest("(", "1", ")", 1_000_000)}),
+        );
+        assert!(msg.contains("(at line 1, column 513)"), "{msg}");
+        // Just under: 512 parentheses, or 512 operators.
+        assert_eq!(eval(&nest("(", "1", ")", MAX_DEPTH)), json!(1.0));
+        assert_eq!(eval(&vec!["1"; MAX_DEPTH + 1].join("+")), json!(513.0));
+    }
+
+    #[test]
+    fn statistics_take_at_most_five_million_numbers() {
+        let many = "1,".repeat(crate::tools::budget::MAX_VALUES + 1);
+        let (code, msg) = run_err(
+            "math-evaluator",
+            json!({"input": many, "mode": "statistics"}),
+        );
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(
+            msg.starts_with("the list has more than 5,000,000 numbers"),
+            "{msg}"
+        );
+    }
 }

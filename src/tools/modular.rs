@@ -382,4 +382,30 @@ mod tests {
         );
         assert!(msg.contains("'1.5' is not an integer"), "{msg}");
     }
+
+    #[test]
+    fn operand_sizes_are_limited() {
+        let huge = "7".repeat(10_001);
+        let (code, msg) = run_err(
+            "modular-arithmetic",
+            json!({"operation": "modpow", "a": "3", "b": huge, "modulus": "1000"}),
+        );
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(msg.starts_with("b (exponent) has 10001 digits; modular-arithmetic takes at most 10000 digits per integer"), "{msg}");
+        let list = vec!["9".repeat(9_000); 12].join(",");
+        let (_, msg) = run_err("modular-arithmetic", json!({"operation": "gcd", "a": list}));
+        assert!(msg.starts_with("the integers have 108000 digits together; modular-arithmetic takes at most 100000 digits in all"), "{msg}");
+        let (_, msg) = run_err(
+            "modular-arithmetic",
+            json!({"operation": "gcd", "a": "1".repeat(20_000_000), "b": "2"}),
+        );
+        assert!(msg.contains("at most 100000 digits in all"), "{msg}");
+        // At the limit: a 10,000-digit modulus and exponent (2 is a unit mod an odd number).
+        let m = "9".repeat(10_000);
+        let d = run_ok(
+            "modular-arithmetic",
+            json!({"operation": "modpow", "a": "2", "b": "1", "modulus": m}),
+        );
+        assert_eq!(d["result"], "2");
+    }
 }

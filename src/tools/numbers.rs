@@ -265,4 +265,35 @@ mod tests {
         let (code, _) = run_err("number-base-converter", json!({"input": "0x"}));
         assert_eq!(code, ErrorCode::InvalidInput);
     }
+
+    #[test]
+    fn numbers_longer_than_the_bit_limit_are_refused() {
+        let (code, msg) = run_err(
+            "number-base-converter",
+            json!({"input": "9".repeat(20_000_000)}),
+        );
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(msg.starts_with("the input is 20000000 characters long; number-base-converter takes numbers of up to 262144 bits"), "{msg}");
+        let (_, msg) = run_err(
+            "number-base-converter",
+            json!({"input": "9".repeat(80_000)}),
+        );
+        assert!(
+            msg.starts_with("the number has 80000 digits in base 10;"),
+            "{msg}"
+        );
+        // Leading zeros do not count; 2^262144 - 1 (all ones) is the largest accepted.
+        let ones = "0".repeat(1000) + &"1".repeat(262_144);
+        let d = run_ok(
+            "number-base-converter",
+            json!({"input": ones, "from": "2", "to": "16"}),
+        );
+        assert_eq!(d["bitLength"], 262_144);
+        assert_eq!(d["output"], "f".repeat(65_536));
+        let (_, msg) = run_err(
+            "number-base-converter",
+            json!({"input": "1".repeat(262_145), "from": "2"}),
+        );
+        assert!(msg.starts_with("the number has 262145 bits;"), "{msg}");
+    }
 }

@@ -624,4 +624,24 @@ mod tests {
         );
         assert_eq!(code, ErrorCode::InvalidInput);
     }
+
+    #[test]
+    fn bcrypt_costs_above_sixteen_are_refused() {
+        // The catalogue's maximum is 16: higher costs fail validation before the tool runs.
+        let (code, msg) = run_err("bcrypt-hasher", json!({"password": "pw", "cost": 31}));
+        assert_eq!(code, ErrorCode::ConstraintViolation, "{msg}");
+        // Verifying a hash of cost 31 would take days; parsing it is free.
+        let hash = "$2b$31$HlFShUxTu4ZHHfOLJwfmCeDj/kuKFKboanXtDJXxCC7aIJkxt2xa2";
+        let (code, msg) = run_err(
+            "bcrypt-hasher",
+            json!({"mode": "verify", "password": "pw", "hash": hash}),
+        );
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert_eq!(
+            msg,
+            "cost 31 means 2^31 rounds, about 32768 times the work of cost 16 (seconds): cmpx does not verify hashes above cost 16"
+        );
+        let d = run_ok("bcrypt-hasher", json!({"mode": "parse", "hash": hash}));
+        assert_eq!(d["cost"], 31);
+    }
 }

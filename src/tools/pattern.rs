@@ -435,4 +435,36 @@ mod tests {
         );
         assert_eq!(code, ErrorCode::ConstraintViolation);
     }
+
+    #[test]
+    fn group_nesting_is_limited_with_one_message() {
+        use crate::tools::testing::{assert_too_deep, nest};
+        let deep = nest("(", "", ")", 1_000_000);
+        assert_too_deep(
+            "regex-tester",
+            json!({"pattern": deep, "text": "a"}),
+            "pattern",
+            super::REGEX_DEPTH,
+        );
+        let args = json!({"pattern": deep, "text": "a", "engine": "fancy"});
+        assert_too_deep("regex-tester", args, "pattern", super::FANCY_DEPTH);
+        // Brackets inside classes and escapes are not groups.
+        let d = run_ok(
+            "regex-tester",
+            json!({"pattern": format!("[(]{}", r"\(".repeat(300)), "text": "x"}),
+        );
+        assert_eq!(d["matched"], false);
+        // Just under: 250 groups for the linear engine, 64 for the backtracking one.
+        let ok = nest("(?:", "a", ")", super::REGEX_DEPTH);
+        assert_eq!(
+            run_ok("regex-tester", json!({"pattern": ok, "text": "a"}))["count"],
+            1
+        );
+        let ok = nest("(?:", "a", ")", super::FANCY_DEPTH - 1);
+        let d = run_ok(
+            "regex-tester",
+            json!({"pattern": ok, "text": "a", "engine": "fancy"}),
+        );
+        assert_eq!(d["count"], 1);
+    }
 }

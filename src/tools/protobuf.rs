@@ -13,7 +13,8 @@ use std::fmt::Write as _;
 
 pub const TOOLS: &[(&str, ToolFn)] = &[("protobuf-decoder", protobuf_decoder)];
 
-/// Deeper nesting than this is treated as bytes rather than decoded further.
+/// Nested messages deeper than this are shown as bytes rather than decoded further (each
+/// level is a guess that costs a pass over its bytes); groups deeper than this are refused.
 const MAX_DEPTH: usize = 64;
 
 fn protobuf_decoder(args: &Args) -> ToolOutcome {
@@ -38,7 +39,13 @@ fn decode_message(data: &[u8]) -> ToolOutcome {
         work: &work,
     }
     .fields(0, data.len(), None)
-    .map_err(|e| ToolError::invalid(format!("invalid Protobuf wire data: {e}")))?;
+    .map_err(|e| {
+        if e.starts_with("input nests deeper") {
+            ToolError::invalid(e)
+        } else {
+            ToolError::invalid(format!("invalid Protobuf wire data: {e}"))
+        }
+    })?;
     // Each listed field becomes a JSON object of about a kilobyte.
     let listed = count_fields(&fields);
     if listed > MAX_RESULTS {
@@ -78,8 +85,9 @@ struct Parser<'a> {
 }
 
 /// The most fields read while decoding, attempts included: each is a small struct, and
-/// nested attempts can read the same bytes up to [`MAX_DEPTH`] times.
-const MAX_WORK: usize = super::budget::MAX_VALUES;
+/// nested attempts can read the same bytes up to [`MAX_DEPTH`] times. Ten times the fields
+/// listed.
+const MAX_WORK: usize = 10 * MAX_RESULTS;
 
 fn count_fields(fields: &[Field]) -> usize {
     fields
@@ -147,7 +155,12 @@ impl Parser<'_> {
                 }
                 WireType::StartGroup => {
                     if self.depth >= MAX_DEPTH {
-                        return Err(format!("groups nested too deeply at byte {offset}"));
+                        return Err(super::depth::too_deep(
+                            "input",
+                            MAX_DEPTH,
+                            super::depth::Place::Byte(offset),
+                        )
+                        .message);
                     }
                     let inner = Parser {
                         data: self.data,
@@ -535,5 +548,49 @@ mod tests {
             json!({"input": "96", "mode": "varint-decode"}),
         );
         assert_eq!(code, ErrorCode::InvalidInput);
+    }
+
+    #[test]
+    fn deep_messages_decode_to_sixty_four_levels_and_deep_groups_are_refused() {
+        // A million nested length-delimited fields: decoded 64 levels down, bytes below.
+        let mut lens = vec![0usize];
+        for _ in 0..999_999 {
+            let inner = *lens.last().unwrap();
+            let mut varint = Vec::new();
+            prost::encoding::encode_varint(inner as u64, &mut varint);
+            lens.push(1 + varint.len() + inner);
+        }
+        let mut hex = String::new();
+        for len in lens.iter().rev() {
+            let mut head = vec![0x0a];
+            prost::encoding::encode_varint(*len as u64, &mut head);
+            hex.push_str(&hex::encode(head));
+        }
+        let d = run_ok("protobuf-decoder", json!({"input": hex}));
+        let output = d["output"].as_str().unwrap();
+        assert!(output.starts_with("1 {\n  1 {\n"), "{}", &output[..40]);
+        assert_eq!(output.lines().filter(|l| l.ends_with('{')).count(), 64);
+        // A million nested groups (start-group for field 1 is 0x0b).
+        let groups = "0b".repeat(1_000_000) + &"0c".repeat(1_000_000);
+        let (code, msg) = run_err("protobuf-decoder", json!({"input": groups}));
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(
+            msg.contains("nests deeper than 64 levels (at byte 64)"),
+            "{msg}"
+        );
+        // Just under: 64 groups.
+        let ok = "0b".repeat(64) + "0801" + &"0c".repeat(64);
+        let d = run_ok("protobuf-decoder", json!({"input": ok}));
+        assert_eq!(d["output"].as_str().unwrap().lines().count(), 129);
+    }
+
+    #[test]
+    fn long_field_lists_are_refused() {
+        let (code, msg) = run_err("protobuf-decoder", json!({"input": "0801".repeat(100_001)}));
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert_eq!(
+            msg,
+            "the message has 100001 fields (counting nested ones); protobuf-decoder lists at most 100000: decode a smaller part of it"
+        );
     }
 }

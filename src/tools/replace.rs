@@ -294,4 +294,20 @@ mod tests {
         assert_eq!(code, ErrorCode::InvalidInput);
         assert!(msg.contains("'find' is empty"), "{msg}");
     }
+
+    #[test]
+    fn group_nesting_is_limited_with_one_message() {
+        use crate::tools::testing::{assert_too_deep, nest};
+        let deep = nest("(", "", ")", 1_000_000);
+        let args = json!({"input": "a", "find": deep, "replace": "b", "mode": "regex"});
+        assert_too_deep("find-replace", args, "find", 250);
+        // Literal mode escapes the pattern: parentheses are text there.
+        let (out, n) = replace(json!({"input": "((a))", "find": "((", "replace": "[["}));
+        assert_eq!((out.as_str(), n), ("[[a))", 1));
+        let ok = nest("(", "a", ")", 250);
+        assert_eq!(
+            replace(json!({"input": "a", "find": ok, "replace": "b", "mode": "regex"})).0,
+            "b"
+        );
+    }
 }

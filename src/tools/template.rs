@@ -40,16 +40,36 @@ const TEMPLATE_DEPTH: usize = 100;
 /// Refuses templates whose blocks, or the brackets inside one tag, nest deeper than
 /// [`TEMPLATE_DEPTH`]: both engines parse and render recursively.
 fn check_depth(template: &str, jinja: bool) -> Result<(), ToolError> {
-    let (open, close) = if jinja { ("{%", "%}") } else { ("{{", "}}") };
     let mut level = 0usize;
     let mut rest = template;
-    while let Some(start) = rest.find(open) {
+    // Handlebars has one kind of tag, Jinja statements `{% %}` and expressions `{{ }}`.
+    let next = |text: &str| {
+        let expression = text.find("{{").map(|i| (i, "{{", "}}"));
+        let statement = text.find("{%").filter(|_| jinja).map(|i| (i, "{%", "%}"));
+        match (expression, statement) {
+            (Some(e), Some(s)) => Some(if e.0 < s.0 { e } else { s }),
+            (e, s) => e.or(s),
+        }
+    };
+    let mut tags = 0usize;
+    while let Some((start, open, close)) = next(rest) {
         let at = template.len() - rest.len() + start;
+        // Each tag becomes a node of about a hundred bytes in the engine's parsed template.
+        tags += 1;
+        if tags > budget::MAX_VALUES {
+            return Err(budget::too_many(
+                "the template",
+                "tags",
+                "render it in parts",
+            ));
+        }
         let body = &rest[start + open.len()..];
-        // Jinja comments hold no tags; a tag runs to its closing delimiter.
+        // A tag runs to its closing delimiter.
         let end = body.find(close).unwrap_or(body.len());
         let tag = body[..end].trim_start_matches(['-', '+', '~']).trim_start();
-        if jinja {
+        if jinja && open == "{{" {
+            // An expression: only its brackets nest.
+        } else if jinja {
             let word = tag
                 .split(|c: char| !c.is_alphanumeric() && c != '_')
                 .next()
@@ -402,5 +422,31 @@ mod tests {
             json!({"template": "{{ nope.x }}", "engine": "jinja", "strict": true}),
         );
         assert!(msg.contains("undefined"), "{msg}");
+    }
+
+    #[test]
+    fn nesting_is_limited_with_one_message() {
+        use crate::tools::testing::{assert_too_deep, nest};
+        let hbs = nest("{{#if a}}", "x", "{{/if}}", 1_000_000);
+        assert_too_deep(
+            "template-renderer",
+            json!({"template": hbs, "data": {"a": true}}),
+            "template",
+            super::TEMPLATE_DEPTH,
+        );
+        let jinja = nest("{% if a %}", "x", "{% endif %}", 1_000_000);
+        let args = json!({"template": jinja, "data": {"a": true}, "engine": "jinja"});
+        assert_too_deep("template-renderer", args, "template", super::TEMPLATE_DEPTH);
+        let parens = format!("{{{{ {} }}}}", nest("(", "1", ")", 1_000_000));
+        let args = json!({"template": parens, "engine": "jinja"});
+        assert_too_deep("template-renderer", args, "template", super::TEMPLATE_DEPTH);
+        // Just under: 100 blocks in each engine.
+        let ok = nest("{{#if a}}", "x", "{{/if}}", super::TEMPLATE_DEPTH);
+        assert_eq!(render(&ok, json!({"a": true}), json!({})), "x");
+        let ok = nest("{% if a %}", "x", "{% endif %}", super::TEMPLATE_DEPTH);
+        assert_eq!(
+            render(&ok, json!({"a": true}), json!({"engine": "jinja"})),
+            "x"
+        );
     }
 }

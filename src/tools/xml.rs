@@ -82,10 +82,10 @@ const MAX_NAMESPACES: usize = 1024;
 
 /// Checks, in one quick-xml pass and before a tree parser (roxmltree, sxd-document, plist)
 /// sees the document, that elements nest at most [`MAX_DEPTH`] levels, that it has at most
-/// [`MAX_VALUES`] nodes, and that its namespace declarations cannot make roxmltree's
+/// `max_nodes` nodes, and that its namespace declarations cannot make roxmltree's
 /// namespace lists grow quadratically. Syntax errors end the scan quietly: the parser that
 /// follows reports them precisely.
-pub(crate) fn check_limits(src: &str) -> Result<(), ToolError> {
+pub(crate) fn check_limits(src: &str, max_nodes: usize) -> Result<(), ToolError> {
     let mut reader = Reader::from_str(src);
     reader.config_mut().check_end_names = false;
     // Namespaces in scope at each open element.
@@ -98,8 +98,9 @@ pub(crate) fn check_limits(src: &str) -> Result<(), ToolError> {
             Ok(event) => event,
         };
         nodes += 1;
-        if nodes > MAX_VALUES {
-            return Err(budget::too_many(
+        if nodes > max_nodes {
+            return Err(budget::too_many_of(
+                max_nodes,
                 "the XML",
                 "nodes (elements, texts, comments and the like)",
                 "this tool holds the whole document in memory: split the input",
@@ -989,5 +990,40 @@ mod tests {
             .unwrap()
             .to_string();
         assert_eq!(back, xml);
+    }
+
+    #[test]
+    fn nesting_is_limited_with_one_message() {
+        use crate::tools::depth::{JSON_DEPTH, MAX_DEPTH};
+        use crate::tools::testing::{assert_too_deep, nest};
+        let deep = nest("<a>", "", "</a>", 1_000_000);
+        for id in ["xml-formatter", "xml-to-json"] {
+            assert_too_deep(id, json!({"input": deep}), "input", MAX_DEPTH);
+        }
+        let (_, msg) = run_err("xml-formatter", json!({"input": deep}));
+        assert!(msg.contains("(at line 1, column 1537)"), "{msg}");
+        let deep_json = format!("{{\"r\": {}}}", nest("{\"a\":", "1", "}", 1_000_000));
+        assert_too_deep(
+            "json-to-xml",
+            json!({"input": deep_json}),
+            "input",
+            JSON_DEPTH,
+        );
+        // Just under: 512 elements, and JSON 128 deep.
+        let ok = nest("<a>", "x", "</a>", MAX_DEPTH);
+        let out = run_ok("xml-formatter", json!({"input": ok, "mode": "minify"}));
+        assert_eq!(out["output"], ok);
+        let converted = run_ok("xml-to-json", json!({"input": ok, "indent": "0"}));
+        assert_eq!(
+            converted["output"],
+            nest("{\"a\":", "\"x\"", "}", MAX_DEPTH)
+        );
+        let json_ok = format!("{{\"r\": {}}}", nest("{\"a\":", "1", "}", JSON_DEPTH - 1));
+        let args = json!({"input": json_ok, "indent": "0", "declaration": false});
+        let xml = run_ok("json-to-xml", args);
+        assert_eq!(
+            xml["output"],
+            format!("<r>{}</r>", nest("<a>", "1", "</a>", JSON_DEPTH - 1))
+        );
     }
 }

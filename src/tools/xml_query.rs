@@ -135,7 +135,15 @@ fn unclosed_element(src: &str) -> Option<XmlProblem> {
 
 /// The parsed document; the outer error is a limit (depth, size), the inner one a
 /// well-formedness problem.
-fn parse_xml(src: &str) -> Result<Result<roxmltree::Document<'_>, XmlProblem>, ToolError> {
+/// Nodes xml-validator holds (roxmltree, about 90 bytes each).
+const MAX_NODES: usize = budget::MAX_VALUES;
+/// Nodes xpath-tester holds: roxmltree's tree, then sxd-document's, about a kilobyte a node.
+const MAX_XPATH_NODES: usize = 500_000;
+
+fn parse_xml(
+    src: &str,
+    max_nodes: usize,
+) -> Result<Result<roxmltree::Document<'_>, XmlProblem>, ToolError> {
     if src.trim().is_empty() {
         return Ok(Err(XmlProblem {
             message: "the input is empty".into(),
@@ -143,7 +151,7 @@ fn parse_xml(src: &str) -> Result<Result<roxmltree::Document<'_>, XmlProblem>, T
             column: 1,
         }));
     }
-    super::xml::check_limits(src)?;
+    super::xml::check_limits(src, max_nodes)?;
     Ok(
         roxmltree::Document::parse_with_options(src, parse_options())
             .map_err(|e| describe(&e, src)),
@@ -161,7 +169,7 @@ fn qualified(node: roxmltree::Node<'_, '_>) -> String {
 fn xml_validator(args: &Args) -> ToolOutcome {
     let src = args.str("input")?;
     let src = src.strip_prefix('\u{feff}').unwrap_or(src);
-    let doc = match parse_xml(src)? {
+    let doc = match parse_xml(src, MAX_NODES)? {
         Ok(doc) => doc,
         Err(problem) => return Ok(json!({ "valid": false, "error": problem.to_json() })),
     };
@@ -270,12 +278,18 @@ fn has_doctype(src: &str) -> bool {
 
 // ---- XPath ----------------------------------------------------------------------------------
 
+/// sxd-document and sxd-xpath build, walk and drop the tree recursively: 512 levels need more
+/// stack than a test thread has.
 fn xpath_tester(args: &Args) -> ToolOutcome {
+    depth::with_stack(|| xpath_here(args))
+}
+
+fn xpath_here(args: &Args) -> ToolOutcome {
     let src = args.str("input")?;
     let src = src.strip_prefix('\u{feff}').unwrap_or(src);
     let expression = args.str("expression")?;
     // roxmltree gives the precise well-formedness error; sxd-document does the evaluation.
-    let checked = parse_xml(src)?.map_err(XmlProblem::into_error)?;
+    let checked = parse_xml(src, MAX_XPATH_NODES)?.map_err(XmlProblem::into_error)?;
     depth::check("expression", expression, &XPATH_SYNTAX, depth::MAX_DEPTH)?;
     check_operators(expression)?;
     let mut declared: Vec<(String, String)> = Vec::new();
@@ -350,7 +364,7 @@ fn xpath_tester(args: &Args) -> ToolOutcome {
             }
             // Each node carries its text and its markup, so nested matches repeat their
             // content: the whole list stays within the output limit.
-            let mut room = usize::try_from(crate::limits::max_output()).unwrap_or(usize::MAX);
+            let mut room = budget::result_ceiling();
             let mut texts = Vec::with_capacity(nodes.len());
             let mut list = Vec::with_capacity(nodes.len());
             for node in &nodes {
@@ -358,7 +372,7 @@ fn xpath_tester(args: &Args) -> ToolOutcome {
                 let entry = node_json(*node, &text);
                 let size = 2 * text.len() + entry["xml"].as_str().map_or(0, str::len);
                 room = room.checked_sub(size).ok_or_else(|| {
-                    budget::output_too_large(
+                    budget::result_too_large(
                         "the selected nodes' text and markup",
                         "nested nodes repeat their content: select the innermost nodes, or text() nodes",
                     )
@@ -786,5 +800,69 @@ mod tests {
             json!({"input": "<a/>", "expression": "nosuch(1)"}),
         );
         assert!(msg.contains("XPath evaluation failed"), "{msg}");
+    }
+
+    #[test]
+    fn nesting_is_limited_with_one_message() {
+        use crate::tools::depth::MAX_DEPTH;
+        use crate::tools::testing::{assert_too_deep, nest};
+        let deep = nest("<a>", "", "</a>", 1_000_000);
+        assert_too_deep("xml-validator", json!({"input": deep}), "input", MAX_DEPTH);
+        assert_too_deep(
+            "xpath-tester",
+            json!({"input": deep, "expression": "/a"}),
+            "input",
+            MAX_DEPTH,
+        );
+        let expression = nest("(", "1", ")", 1_000_000);
+        assert_too_deep(
+            "xpath-tester",
+            json!({"input": "<a/>", "expression": expression}),
+            "expression",
+            MAX_DEPTH,
+        );
+        let chain = vec!["1"; 1_000_000].join("+");
+        assert_too_deep(
+            "xpath-tester",
+            json!({"input": "<a/>", "expression": chain}),
+            "expression",
+            MAX_DEPTH,
+        );
+        // Just under: 512 elements, an expression of 511 brackets.
+        let ok = nest("<a>", "x", "</a>", MAX_DEPTH);
+        let d = run_ok("xml-validator", json!({"input": ok}));
+        assert_eq!(d["maxDepth"], MAX_DEPTH);
+        assert_eq!(d["elements"], MAX_DEPTH);
+        let d = run_ok(
+            "xpath-tester",
+            json!({"input": ok, "expression": "count(//a)"}),
+        );
+        assert_eq!(d["value"], MAX_DEPTH);
+        let d = run_ok(
+            "xpath-tester",
+            json!({"input": "<a/>", "expression": nest("(", "1", ")", MAX_DEPTH - 1)}),
+        );
+        assert_eq!(d["value"], 1);
+    }
+
+    #[test]
+    fn many_namespaces_and_long_node_lists_are_refused() {
+        let decls: String = (0..1100)
+            .map(|i| format!(" xmlns:p{i}=\"urn:{i}\""))
+            .collect();
+        let (code, msg) = run_err("xml-validator", json!({"input": format!("<r{decls}/>")}));
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(
+            msg.starts_with("the XML declares too many namespaces (more than 1024 in scope"),
+            "{msg}"
+        );
+        let many = format!("<r>{}</r>", "<a/>".repeat(100_001));
+        let (_, msg) = run_err("xpath-tester", json!({"input": many, "expression": "//a"}));
+        assert!(
+            msg.starts_with(
+                "the expression selects 100001 nodes; xpath-tester lists at most 100000"
+            ),
+            "{msg}"
+        );
     }
 }

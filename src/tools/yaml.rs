@@ -659,4 +659,45 @@ mod tests {
         let (code, _) = run_err("yaml-formatter", json!({"input": "  \n"}));
         assert_eq!(code, ErrorCode::InvalidInput);
     }
+
+    #[test]
+    fn nesting_is_limited_with_one_message() {
+        use crate::tools::depth::{JSON_DEPTH, YAML_DEPTH};
+        use crate::tools::testing::{assert_too_deep, nest};
+        let deep_json = nest("[", "", "]", 1_000_000);
+        assert_too_deep(
+            "json-to-yaml",
+            json!({"input": deep_json}),
+            "input",
+            JSON_DEPTH,
+        );
+        // Block sequences on one line: "- - - x" nests as deep as it has dashes.
+        let deep_yaml = "- ".repeat(1_000_000) + "x\n";
+        for id in ["yaml-to-json", "yaml-formatter"] {
+            assert_too_deep(id, json!({"input": deep_yaml}), "input", YAML_DEPTH);
+        }
+        let (_, msg) = run_err("yaml-to-json", json!({"input": deep_yaml}));
+        assert!(msg.contains("(at line 1, column"), "{msg}");
+        // Just under the limits.
+        let ok = to_yaml(&nest("[", "1", "]", JSON_DEPTH));
+        assert_eq!(ok.lines().count(), 1);
+        let yaml = "- ".repeat(YAML_DEPTH - 1) + "x\n";
+        let data = run_ok("yaml-to-json", json!({"input": yaml, "indent": "0"}));
+        assert_eq!(data["output"], nest("[", "\"x\"", "]", YAML_DEPTH - 1));
+        let data = run_ok("yaml-formatter", json!({"input": yaml}));
+        assert_eq!(data["documents"], 1);
+    }
+
+    #[test]
+    fn yaml_over_its_size_limit_is_refused() {
+        let big = "a: b\n".repeat((super::MAX_YAML / 5) + 1);
+        let (code, msg) = run_err("yaml-to-json", json!({"input": big}));
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(
+            msg.starts_with(
+                "the YAML is 8.0 MiB, more than the 8.0 MiB cmpx parses in this format"
+            ),
+            "{msg}"
+        );
+    }
 }
