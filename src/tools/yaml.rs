@@ -255,6 +255,52 @@ impl Serialize for YamlNode<'_, '_> {
 /// input limit alone would let grow past 20 GiB.
 pub(crate) const MAX_YAML: usize = 8 << 20;
 
+/// Refuses flow collections nested deeper than [`depth::YAML_DEPTH`] before serde_norway,
+/// which reads every event of a document before its own limit applies (seconds and hundreds of
+/// megabytes for a few megabytes of `[`). A bracket counts only where a collection can start
+/// (after `[`, `{`, `,`, `:`, `-`, `?` or at the start of a line, spaces aside), so `a[b` in a
+/// plain scalar is text; quoted scalars and comments are skipped. Anything this misjudges
+/// still meets serde_norway's own check.
+fn check_flow_depth(input: &str) -> Result<(), ToolError> {
+    let bytes = input.as_bytes();
+    let (mut level, mut i) = (0usize, 0usize);
+    let mut before = b'\n';
+    while i < bytes.len() {
+        let b = bytes[i];
+        match b {
+            b'"' | b'\'' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b {
+                    i += if b == b'"' && bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'#' if matches!(before, b' ' | b'\t' | b'\n') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'[' | b'{' if matches!(before, b'[' | b'{' | b',' | b':' | b'-' | b'?' | b'\n') => {
+                level += 1;
+                if level > depth::YAML_DEPTH {
+                    return Err(depth::too_deep(
+                        "input",
+                        depth::YAML_DEPTH,
+                        depth::place(input, i),
+                    ));
+                }
+            }
+            b']' | b'}' => level = level.saturating_sub(1),
+            _ => {}
+        }
+        if !matches!(b, b' ' | b'\t' | b'\r') {
+            before = b;
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
 /// Every document of a YAML stream; `merge` resolves `<<` merge keys.
 pub(crate) fn parse_documents(input: &str, merge: bool) -> Result<Vec<Yaml>, ToolError> {
     let input = input.strip_prefix('\u{feff}').unwrap_or(input);
@@ -263,6 +309,7 @@ pub(crate) fn parse_documents(input: &str, merge: bool) -> Result<Vec<Yaml>, Too
             "input is empty: expected a YAML document such as 'key: value'",
         ));
     }
+    check_flow_depth(input)?;
     if input.len() > MAX_YAML {
         return Err(budget::input_too_large(
             "the YAML",
@@ -686,6 +733,23 @@ mod tests {
         assert_eq!(data["output"], nest("[", "\"x\"", "]", YAML_DEPTH - 1));
         let data = run_ok("yaml-formatter", json!({"input": yaml}));
         assert_eq!(data["documents"], 1);
+    }
+
+    #[test]
+    fn deep_flow_collections_are_refused_before_parsing() {
+        use crate::tools::depth::YAML_DEPTH;
+        use crate::tools::testing::{assert_too_deep, nest};
+        let deep = nest("[", "1", "]", 1_000_000);
+        assert_too_deep("yaml-to-json", json!({"input": deep}), "input", YAML_DEPTH);
+        let (_, msg) = run_err("yaml-to-json", json!({"input": deep}));
+        assert!(msg.contains("(at line 1, column 129)"), "{msg}");
+        // Brackets inside plain scalars, quotes and comments are text.
+        let text = "- x[y\n".repeat(300) + &"- '[[[['\n".repeat(100) + "# [[[[[[\n";
+        let data = run_ok("yaml-to-json", json!({"input": text, "indent": "0"}));
+        assert!(data["output"].as_str().unwrap().starts_with("[\"x[y\",\"x[y\""), "{data}");
+        let ok = nest("[", "1", "]", YAML_DEPTH);
+        let data = run_ok("yaml-to-json", json!({"input": ok, "indent": "0"}));
+        assert_eq!(data["output"], nest("[", "1", "]", YAML_DEPTH));
     }
 
     #[test]
