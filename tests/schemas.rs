@@ -124,8 +124,9 @@ fn error_results_validate_and_carry_the_documented_exit_codes() {
             "CONSTRAINT_VIOLATION",
         ),
         (
+            // An unknown parameter is a usage error, like every other command-line mistake.
             &["run", "base64-encoder", "--input", "x", "--colour", "red"],
-            1,
+            2,
             "INVALID_INPUT",
         ),
         (

@@ -50,7 +50,7 @@ pub fn run_definition_to(
     output_file: Option<&Path>,
 ) -> ToolResult {
     let started = Instant::now();
-    let input_size = super::serialized_len(&raw);
+    let input_size = super::input_bytes(&raw);
     let outcome = params::prepare_owned(def, raw).and_then(|prepared| execute(def, &prepared));
     finish_outcome(def, outcome, started, input_size, output_file)
 }

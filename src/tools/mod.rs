@@ -41,7 +41,6 @@ mod hexdump;
 mod html;
 mod ids;
 mod ipv6;
-mod isolate;
 mod jq;
 mod json;
 mod json_query;
