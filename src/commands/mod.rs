@@ -62,7 +62,8 @@ pub fn main() -> i32 {
             format,
             out,
             base_url,
-        } => discover::run(mode, format.as_deref(), out.as_deref(), &base_url),
+            force,
+        } => discover::run(mode, format.as_deref(), out.as_deref(), &base_url, force),
         Command::Doc { tool, all, out } => doc::run(mode, tool.as_deref(), all, out.as_deref()),
         Command::AgentSetup { write } => agent_setup::run(mode, write.as_deref()),
     };
