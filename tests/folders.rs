@@ -162,7 +162,7 @@ fn trials() -> usize {
     std::env::var("CMPX_CONCURRENCY_TRIALS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(8)
+        .unwrap_or(6)
 }
 
 /// Two exports and an install at once on one CMP_HOME, from an empty root, from folders an

@@ -6,6 +6,10 @@ use std::fs::{File, Metadata};
 use std::io::Read;
 use std::path::Path;
 
+/// Largest document cmpx reads back before rewriting it (`discover --out`, `agent-setup
+/// --write`); its own are at most a few megabytes.
+pub const MAX_DOCUMENT_BYTES: u64 = 64 * 1024 * 1024;
+
 /// Whether a symbolic link at the path itself may be followed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Links {

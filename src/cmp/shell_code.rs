@@ -382,6 +382,8 @@ enum Opt {
     Value {
         data: bool,
     },
+    /// A data option with its value attached (`-vname=value`, `--assign=…`).
+    DataHere,
     Flag,
 }
 
@@ -444,14 +446,22 @@ fn classify(interp: &Interp, word: &str) -> Opt {
     {
         return Opt::CodeNext;
     }
-    let attached = interp.code_opts.iter().any(|o| {
-        if o.starts_with("--") {
-            w.strip_prefix(o).is_some_and(|r| r.starts_with('='))
-        } else {
-            w.len() > o.len() && w.starts_with(o)
-        }
-    });
-    if attached { Opt::CodeHere } else { Opt::Flag }
+    let attached = |opts: &[&str]| {
+        opts.iter().any(|o| {
+            if o.starts_with("--") {
+                w.strip_prefix(o).is_some_and(|r| r.starts_with('='))
+            } else {
+                w.len() > o.len() && w.starts_with(o)
+            }
+        })
+    };
+    if attached(interp.code_opts) {
+        Opt::CodeHere
+    } else if attached(interp.data_opts) {
+        Opt::DataHere
+    } else {
+        Opt::Flag
+    }
 }
 
 fn is_option(interp: &Interp, word: &str) -> bool {
@@ -569,6 +579,10 @@ fn analyse(mut words: Vec<String>, params: &IndexMap<String, ParamSpec>) -> Opti
                     return Some(options_message(name, &label));
                 }
                 j += 2;
+                continue;
+            }
+            Opt::DataHere => {
+                j += 1;
                 continue;
             }
             Opt::Flag => {
@@ -763,6 +777,8 @@ mod tests {
             "sh -c 'seq {n}'",
             "sh -c 'ls -la'",
             "awk -v pat={x} '$0 ~ pat' file",
+            "awk -vpat={x} '$0 ~ pat' file",
+            "gawk --assign=pat={x} '$0 ~ pat' file",
             "awk -F {x} '{print $1}' file",
             "awk '{print}' {x}",
             "sed -e s/a/b/ {x}",

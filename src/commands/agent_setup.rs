@@ -14,7 +14,7 @@ pub fn run(mode: Mode, write: Option<&Path>) -> Result<ExitCode, Error> {
     // A FIFO or device named like the file is refused rather than waited on.
     let existing = match crate::cmp::read::read_optional(
         path,
-        64 * 1024 * 1024,
+        crate::cmp::read::MAX_DOCUMENT_BYTES,
         crate::cmp::read::Links::Follow,
     ) {
         Ok(Some(bytes)) => Some(

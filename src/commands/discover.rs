@@ -87,7 +87,7 @@ pub fn run(
 /// mtime); says which of `created`, `updated` or `unchanged` happened.
 pub fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<&'static str, Error> {
     use crate::cmp::read::{self, Links, ReadError};
-    let status = match read::read(path, 64 * 1024 * 1024, Links::Follow) {
+    let status = match read::read(path, read::MAX_DOCUMENT_BYTES, Links::Follow) {
         Ok(old) if old == bytes => return Ok("unchanged"),
         Ok(_) | Err(ReadError::TooLarge(_)) => "updated",
         Err(ReadError::NotFound) => "created",

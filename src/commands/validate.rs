@@ -109,14 +109,14 @@ fn given(paths: &[PathBuf]) -> (usize, Checked) {
     (checked, out)
 }
 
-/// Largest definition file read; the catalogue's are a few kilobytes.
-const MAX_DEFINITION_BYTES: u64 = 4 * 1024 * 1024;
-
 fn folder(out: &mut Checked, path: &Path) {
     let found = check(path);
     out.problems.extend(found.problems);
     out.warnings.extend(found.warnings);
 }
+
+/// Largest definition file read; the catalogue's are a few kilobytes.
+const MAX_DEFINITION_BYTES: u64 = 4 * 1024 * 1024;
 
 fn check_definition_file(path: &Path) -> Vec<String> {
     let bytes = match read::read(path, MAX_DEFINITION_BYTES, Links::Follow) {

@@ -15,9 +15,6 @@ use std::path::Path;
 /// The record's name in the output folder.
 pub const RECORD_FILE: &str = ".cmpx-discover.json";
 
-/// Largest existing file compared; the documents are at most a few megabytes.
-const MAX_COMPARED: u64 = 64 * 1024 * 1024;
-
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Record {
     generator: String,
@@ -42,10 +39,14 @@ fn sha256(bytes: &[u8]) -> String {
 impl Record {
     /// The folder's record; none (or an unreadable one) means cmpx owns nothing there yet.
     pub fn load(dir: &Path) -> Record {
-        read::read(&dir.join(RECORD_FILE), MAX_COMPARED, Links::Refuse)
-            .ok()
-            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-            .unwrap_or_default()
+        read::read(
+            &dir.join(RECORD_FILE),
+            read::MAX_DOCUMENT_BYTES,
+            Links::Refuse,
+        )
+        .ok()
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+        .unwrap_or_default()
     }
 
     pub fn decide(
@@ -67,7 +68,7 @@ impl Record {
             }
         };
         Ok(
-            match read::read_optional(&path, MAX_COMPARED, Links::Refuse) {
+            match read::read_optional(&path, read::MAX_DOCUMENT_BYTES, Links::Refuse) {
                 Ok(None) => Decision::Create,
                 Ok(Some(old)) if old == new => Decision::Unchanged,
                 Ok(Some(old)) => match self.files.get(rel) {
