@@ -133,6 +133,9 @@ pub enum Command {
         /// Where the tools' HTTP endpoints are said to live.
         #[arg(long, value_name = "URL", default_value = crate::discovery::DEFAULT_BASE_URL)]
         base_url: String,
+        /// With --out: also replace files cmpx did not write (or that were edited since).
+        #[arg(long)]
+        force: bool,
     },
     /// Print a catalogue tool's specification in Markdown (--all --out DIR: one file per tool).
     Doc {

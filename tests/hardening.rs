@@ -46,12 +46,16 @@ fn is_root() -> bool {
 const ECHO_ARGV: &str = "import sys, json; print(json.dumps(sys.argv[1:]))";
 
 fn echo_tool(t: &Test) {
+    // A script file, not `python3 -c`: a value after `-c` code would make the intent one that
+    // runs a value as code, which needs consent (SPEC.md §7).
+    let script = t.home().join("echo_argv.py");
+    write(&script, ECHO_ARGV);
     folder(
         t.home(),
         "echoargs",
         json!([{
             "patterns": ["echo the arguments"],
-            "command": format!("python3 -c '{ECHO_ARGV}' {{value}}"),
+            "command": format!("python3 {} {{value}}", script.display()),
             "params": {"value": {"type": "string", "required": true, "description": "anything"}},
             "confirm": false, "destructive": false, "idempotent": true
         }]),
