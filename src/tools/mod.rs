@@ -7,6 +7,8 @@ pub mod args;
 mod b64;
 pub mod chunks;
 pub mod data;
+#[cfg(test)]
+mod parse_equivalence;
 pub mod streaming;
 #[cfg(test)]
 pub mod testing;
