@@ -2,6 +2,7 @@
 
 use super::ToolFn;
 use super::args::Args;
+use super::line_breaks;
 use crate::ctp::{ToolError, ToolOutcome};
 use heck::{
     ToKebabCase, ToLowerCamelCase, ToShoutyKebabCase, ToShoutySnakeCase, ToSnakeCase, ToTitleCase,
@@ -53,13 +54,10 @@ fn case_converter(args: &Args) -> ToolOutcome {
 
 /// Applies `f` to each line, keeping the line endings (`\n` or `\r\n`) as they were.
 fn map_lines(text: &str, f: impl Fn(&str) -> String) -> String {
-    text.split('\n')
-        .map(|line| match line.strip_suffix('\r') {
-            Some(body) => f(body) + "\r",
-            None => f(line),
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    line_breaks::lines_with_endings(text)
+        .into_iter()
+        .map(|(line, ending)| f(line) + ending)
+        .collect()
 }
 
 fn convert(case: &str, s: &str) -> String {

@@ -2,6 +2,7 @@
 
 use super::ToolFn;
 use super::args::Args;
+use super::line_breaks;
 use crate::ctp::ToolOutcome;
 use serde_json::json;
 use std::cmp::Ordering;
@@ -23,9 +24,9 @@ struct Lines<'a> {
 impl<'a> Lines<'a> {
     fn parse(text: &'a str) -> Self {
         Lines {
-            lines: text.lines().collect(),
-            eol: if text.contains("\r\n") { "\r\n" } else { "\n" },
-            trailing: text.ends_with('\n'),
+            lines: line_breaks::lines(text).collect(),
+            eol: line_breaks::first_ending(text),
+            trailing: line_breaks::ends_with_break(text),
         }
     }
 

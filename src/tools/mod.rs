@@ -52,6 +52,7 @@ mod kdf;
 mod keyformats;
 mod keys;
 mod layout;
+mod line_breaks;
 mod lines;
 mod lists;
 mod lookup;
