@@ -169,6 +169,24 @@ fn unix(input: &str, unit: &str) -> Result<(DateTime<Utc>, &'static str), ToolEr
         })
 }
 
+/// An ISO 8601 date-time with its `Z` written as `+00:00` and a decimal comma as a point,
+/// which chrono's offset and fraction parsers need; other text is returned unchanged.
+fn iso_offset_form(input: &str) -> std::borrow::Cow<'_, str> {
+    let b = input.as_bytes();
+    let date_len = if b.get(4) == Some(&b'-') { 10 } else { 8 };
+    let looks_iso =
+        b.len() > date_len && b[..4].iter().all(u8::is_ascii_digit) && b[date_len] == b'T';
+    if !looks_iso {
+        return input.into();
+    }
+    let mut s = input.replace(',', ".");
+    if s.ends_with(['Z', 'z']) {
+        s.pop();
+        s.push_str("+00:00");
+    }
+    s.into()
+}
+
 /// Parses RFC 3339, other ISO 8601 shapes and RFC 2822; a date-time without an offset is read
 /// as wall-clock time in `tz`. `Ok(None)` means the text matches none of the forms.
 pub(super) fn parse_datetime(
@@ -178,12 +196,16 @@ pub(super) fn parse_datetime(
     if let Ok(dt) = DateTime::parse_from_rfc3339(input) {
         return Ok(Some((dt.with_timezone(&Utc), "rfc3339")));
     }
+    // ISO 8601 basic (20240101T000000Z) and extended forms, with Z or an offset of
+    // ±hh:mm, ±hhmm or ±hh, seconds optional, a fraction after '.' or ','.
+    let iso = iso_offset_form(input);
     for f in [
-        "%Y-%m-%dT%H:%M:%S%.f%z",
-        "%Y-%m-%dT%H:%M%z",
-        "%Y%m%dT%H%M%S%z",
+        "%Y-%m-%dT%H:%M:%S%.f%#z",
+        "%Y-%m-%dT%H:%M%#z",
+        "%Y%m%dT%H%M%S%.f%#z",
+        "%Y%m%dT%H%M%#z",
     ] {
-        if let Ok(dt) = DateTime::parse_from_str(input, f) {
+        if let Ok(dt) = DateTime::parse_from_str(&iso, f) {
             return Ok(Some((dt.with_timezone(&Utc), "iso8601")));
         }
     }
@@ -343,5 +365,38 @@ mod tests {
         assert!(msg.contains("did you mean 'Europe/Paris'"), "{msg}");
         let (code, _) = run_err("timestamp-converter", json!({"input": "0", "format": "%Q"}));
         assert_eq!(code, ErrorCode::InvalidInput);
+    }
+
+    #[test]
+    fn iso_8601_basic_and_extended_forms_with_z_and_offsets() {
+        let unix = |input: &str| {
+            run_ok("timestamp-converter", json!({"input": input}))["unixSeconds"]
+                .as_i64()
+                .unwrap_or(i64::MIN)
+        };
+        // 2024-01-01T00:00:00Z is 1704067200; +01:00 is an hour earlier in UTC.
+        for (input, expected) in [
+            ("20240101T000000Z", 1704067200),
+            ("20240101T000000z", 1704067200),
+            ("20240101T0000Z", 1704067200),
+            ("20240101T000000.250Z", 1704067200),
+            ("20240101T000000,250Z", 1704067200),
+            ("20240101T000000+0000", 1704067200),
+            ("20240101T000000+0100", 1704063600),
+            ("20240101T000000-0130", 1704072600),
+            ("20240101T000000+01", 1704063600),
+            ("20240101T0000+0100", 1704063600),
+            ("2024-01-01T00:00:00Z", 1704067200),
+            ("2024-01-01T00:00Z", 1704067200),
+            ("2024-01-01T00:00:00.5Z", 1704067200),
+            ("2024-01-01T00:00:00,5Z", 1704067200),
+            ("2024-01-01T00:00:00+01:00", 1704063600),
+            ("2024-01-01T00:00:00+0100", 1704063600),
+            ("2024-01-01T00:00:00+01", 1704063600),
+            ("2024-01-01T00:00+01:00", 1704063600),
+            ("2024-01-01T00:00:00-05:30", 1704087000),
+        ] {
+            assert_eq!(unix(input), expected, "{input}");
+        }
     }
 }
