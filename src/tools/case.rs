@@ -89,9 +89,9 @@ fn convert(case: &str, s: &str) -> String {
                 }
             })
             .collect(),
-        "alternating" => {
+        "alternating" | "inverse-alternating" => {
             // Only letters advance the alternation, so "a b" becomes "a B" rather than "a b".
-            let mut upper = false;
+            let mut upper = case == "inverse-alternating";
             s.chars()
                 .map(|c| {
                     if !c.is_alphabetic() {
@@ -226,6 +226,7 @@ mod tests {
             ("path", "hello/world/foo"),
             ("swap", "hELLO wORLD_FOO"),
             ("alternating", "hElLo WoRlD_fOo"),
+            ("inverse-alternating", "HeLlO wOrLd_FoO"),
         ];
         for (target, out) in expect {
             assert_eq!(case("Hello World_foo", target), out, "{target}");

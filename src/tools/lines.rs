@@ -74,6 +74,12 @@ fn line_sorter(args: &Args) -> ToolOutcome {
                 "natural" => Key::Natural(natural_chunks(&fold(l))),
                 "length" => Key::Length(l.graphemes(true).count()),
                 "numeric" => Key::Numeric(leading_number(l)),
+                // The last word first (surnames, file names after a path), then the whole
+                // line, so that equal last words keep a deterministic order.
+                "last-word" => {
+                    let last = l.split_whitespace().next_back().unwrap_or("");
+                    Key::Text(format!("{}\u{0}{}", fold(last), fold(l)))
+                }
                 _ => Key::Text(fold(l)),
             };
             (key, *l)
@@ -269,6 +275,32 @@ mod tests {
         assert_eq!(data["lines"], 2);
         assert_eq!(data["duplicatesRemoved"], 2);
         assert_eq!(data["emptyRemoved"], 1);
+    }
+
+    #[test]
+    fn line_sorter_sorts_by_last_word() {
+        let sort = |input: &str, extra: serde_json::Value| {
+            let mut args = json!({"input": input, "mode": "last-word"});
+            args.as_object_mut()
+                .map(|a| a.extend(extra.as_object().cloned().unwrap_or_default()));
+            run_ok("line-sorter", args)["output"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        };
+        assert_eq!(
+            sort(
+                "Ada Lovelace\nAlan Turing\nGrace Hopper\nedsger dijkstra\n",
+                json!({})
+            ),
+            "edsger dijkstra\nGrace Hopper\nAda Lovelace\nAlan Turing\n"
+        );
+        assert_eq!(
+            sort("x b\ny a\n\nz", json!({"order": "desc"})),
+            "z\nx b\ny a\n"
+        );
+        // Python: sorted(lines, key=lambda l: (l.split()[-1:] or [''])[0].lower())
+        assert_eq!(sort("b 2\r\na 10\r\nc 1", json!({})), "c 1\r\na 10\r\nb 2");
     }
 
     #[test]
