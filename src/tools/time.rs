@@ -344,7 +344,7 @@ pub(super) fn parse_datetime(
     }
 }
 
-fn strftime(dt: &DateTime<Tz>, format: &str) -> Result<String, ToolError> {
+pub(super) fn strftime(dt: &DateTime<Tz>, format: &str) -> Result<String, ToolError> {
     let items: Vec<Item> = StrftimeItems::new(format).collect();
     if items.iter().any(|i| matches!(i, Item::Error)) {
         return Err(ToolError::invalid(format!(
