@@ -281,8 +281,9 @@ mod tests {
     fn line_sorter_sorts_by_last_word() {
         let sort = |input: &str, extra: serde_json::Value| {
             let mut args = json!({"input": input, "mode": "last-word"});
-            args.as_object_mut()
-                .map(|a| a.extend(extra.as_object().cloned().unwrap_or_default()));
+            if let (Some(a), Some(e)) = (args.as_object_mut(), extra.as_object()) {
+                a.extend(e.clone());
+            }
             run_ok("line-sorter", args)["output"]
                 .as_str()
                 .unwrap_or_default()
