@@ -7,6 +7,8 @@ pub mod args;
 mod b64;
 pub mod chunks;
 pub mod data;
+#[cfg(test)]
+mod parse_equivalence;
 pub mod streaming;
 #[cfg(test)]
 pub mod testing;
@@ -49,6 +51,7 @@ mod kdf;
 mod keyformats;
 mod keys;
 mod layout;
+mod line_breaks;
 mod lines;
 mod lists;
 mod lookup;
