@@ -15,7 +15,9 @@ fn catalogue_files() -> Vec<std::path::PathBuf> {
         if category.is_dir() {
             for f in std::fs::read_dir(&category).unwrap() {
                 let f = f.unwrap().path();
-                if f.extension().is_some_and(|e| e == "json") {
+                // `<id>.cmpx.json` is the tool's contract, not a CTP document.
+                let contract = f.to_string_lossy().ends_with(".cmpx.json");
+                if f.extension().is_some_and(|e| e == "json") && !contract {
                     files.push(f);
                 }
             }

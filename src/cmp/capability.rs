@@ -84,6 +84,10 @@ pub struct Example {
     /// The first pattern of the intent the example exercises.
     pub intent: String,
     pub invocation: Invocation,
+    /// cmpx extension: the intent's command with every placeholder filled from `context`
+    /// (shell-quoted; `''` where the context gives nothing), exactly as an agent would run it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
     pub result: Value,
 }
 

@@ -71,15 +71,38 @@ pub struct Bundle {
 }
 
 pub fn bundle(def: &ToolDefinition) -> Bundle {
+    let cap = mapping::capability(def);
+    let examples = mapping::examples(def);
     let files = vec![
-        ("cmp/capability.json", to_json(&mapping::capability(def))),
-        ("cmp/examples.json", to_json(&mapping::examples(def))),
+        (
+            "cmp/capability.json",
+            one_per_line("intents", cap.intents.iter()),
+        ),
+        (
+            "cmp/examples.json",
+            one_per_line("examples", examples.examples.iter()),
+        ),
         ("cmp/manifest.json", to_json(&mapping::manifest(def))),
     ];
     Bundle {
         id: def.id.clone(),
         files,
     }
+}
+
+/// `{"<key>":[` then one compact item per line: an agent pays for every token it reads, and
+/// indentation costs about a third of a capability file; a line per item keeps it readable.
+fn one_per_line<'a, T: Serialize + 'a>(key: &str, items: impl Iterator<Item = &'a T>) -> Vec<u8> {
+    let mut out = format!("{{\"{key}\":[").into_bytes();
+    for (i, item) in items.enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.push(b'\n');
+        let _ = serde_json::to_writer(&mut out, item);
+    }
+    out.extend_from_slice(b"\n]}\n");
+    out
 }
 
 fn to_json<T: Serialize>(value: &T) -> Vec<u8> {

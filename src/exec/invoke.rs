@@ -98,9 +98,14 @@ pub fn invoke(target: &Target, given: &Map<String, Value>, flags: &Flags) -> Too
                 ),
             };
             let kind = if intent.destructive {
-                "destructive (cannot be undone)"
+                "destructive (cannot be undone)".to_string()
+            } else if intent.confirm {
+                "marked confirm".to_string()
             } else {
-                "marked confirm"
+                match intent.runs_code() {
+                    Some(why) => format!("running a value as code ({why})"),
+                    None => "marked confirm".to_string(),
+                }
             };
             let err = ToolError::new(
                 ErrorCode::Unauthorized,

@@ -79,12 +79,29 @@ pub fn run(
             return stop_error(stop, param, path).report(started, input_size, def, mode);
         }
     };
-    match planned.output {
-        Output::Stream { len, emit }
-            if mode == (Mode::Json { pretty: false })
-                && output_file.is_none()
-                && len <= crate::limits::max_output() =>
-        {
+    let fields_size = super::json_len(&crate::tools::data::with_output(
+        String::new(),
+        Value::Object(planned.fields.clone()),
+    ));
+    match (planned.output, output_file) {
+        (Output::Stream { emit, .. }, Some(target)) => {
+            let stamp = path.and_then(file_stamp);
+            let outcome =
+                to_file(target, emit, || path.and_then(file_stamp) == stamp).map(|saved| {
+                    let mut data = planned.fields;
+                    data.insert("outputFile".into(), saved);
+                    Value::Object(data)
+                });
+            let result = super::finish_outcome(def, outcome, started, input_size, None);
+            crate::output::print_result(mode, &result);
+            Ok(Streamed::Printed(result))
+        }
+        (Output::Stream { len, .. }, None) if fields_size + len > crate::limits::max_output() => {
+            // Refused before a byte is produced: the limit is known from the plan.
+            let e = super::builtin::too_large(fields_size + len, crate::limits::max_output());
+            Failure::Tool(e).report(started, input_size, def, mode)
+        }
+        (Output::Stream { emit, .. }, None) if mode == (Mode::Json { pretty: false }) => {
             let stamp = path.and_then(file_stamp);
             let mut out = stdout();
             let _ = out.write_all(b"{\"success\":true,\"data\":{\"output\":\"");
@@ -136,7 +153,7 @@ pub fn run(
                 None => result,
             }))
         }
-        output => {
+        (output, _) => {
             let plan = Plan {
                 fields: planned.fields,
                 output,
@@ -146,6 +163,62 @@ pub fn run(
             crate::output::print_result(mode, &result);
             Ok(Streamed::Printed(result))
         }
+    }
+}
+
+/// Streams the output into a new file at `target`, hashing it on the way; `unchanged` says
+/// whether the input stayed as it was (a file changed midway is an error, and the output
+/// file is removed).
+fn to_file(
+    target: &Path,
+    emit: crate::tools::streaming::Emit,
+    unchanged: impl Fn() -> bool,
+) -> Result<Value, ToolError> {
+    use sha2::Digest;
+    let mut hasher = sha2::Sha256::new();
+    let mut bytes = 0u64;
+    super::builtin::write_new_file(target, |file| {
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
+        let mut hashing = Hashing {
+            inner: &mut out,
+            hasher: &mut hasher,
+            bytes: &mut bytes,
+        };
+        emit(&mut hashing).map_err(|stop| std::io::Error::other(stop.to_string()))?;
+        out.flush()?;
+        if unchanged() {
+            Ok(())
+        } else {
+            Err(std::io::Error::other(
+                "the input file changed while it was read",
+            ))
+        }
+    })?;
+    Ok(super::builtin::output_file_record(
+        target,
+        bytes,
+        &hex::encode(hasher.finalize()),
+    ))
+}
+
+/// A writer that hashes and counts what passes through it.
+struct Hashing<'a, W: Write> {
+    inner: &'a mut W,
+    hasher: &'a mut sha2::Sha256,
+    bytes: &'a mut u64,
+}
+
+impl<W: Write> Write for Hashing<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        use sha2::Digest;
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        *self.bytes += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
     }
 }
 
