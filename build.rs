@@ -1,5 +1,6 @@
-//! Embeds the catalogue (`catalogue/<category>/<id>.json`) and the bundled adapters
-//! (`adapters/<name>/cmp/*.json`) into the binary, so cmpx runs from any directory.
+//! Embeds the catalogue (`catalogue/<category>/<id>.json`, each with its declared contract
+//! `<id>.cmpx.json`) and the bundled adapters (`adapters/<name>/cmp/*.json`) into the binary,
+//! so cmpx runs from any directory.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -54,7 +55,11 @@ fn main() {
     let adapters = manifest_dir.join("adapters");
     println!("cargo:rerun-if-changed={}", catalogue.display());
     println!("cargo:rerun-if-changed={}", adapters.display());
-    let mut out = table("FILES", &catalogue, &json_files(&catalogue, None));
+    let (contracts, definitions): (Vec<PathBuf>, Vec<PathBuf>) = json_files(&catalogue, None)
+        .into_iter()
+        .partition(|f| f.to_string_lossy().ends_with(".cmpx.json"));
+    let mut out = table("FILES", &catalogue, &definitions);
+    out.push_str(&table("CONTRACT_FILES", &catalogue, &contracts));
     out.push_str(&table(
         "ADAPTER_FILES",
         &adapters,

@@ -18,28 +18,53 @@ pub struct Invocation {
     pub args: Map<String, Value>,
     pub json: bool,
     pub pretty: bool,
-    pub help: bool,
     /// `--yes`: consent to a confirm/destructive intent.
     pub yes: bool,
     /// `--dry-run`: show the argv, run nothing.
     pub dry_run: bool,
-    /// `--timeout <seconds>` for external programs.
-    pub timeout: Option<f64>,
+    /// `--timeout <seconds>`: how long the tool or program may run.
+    pub timeout: Option<std::time::Duration>,
     /// `--intent <index|pattern>`: which intent of an installed tool.
     pub intent: Option<String>,
     /// `--output-file <path>`: where the full `output` goes when it is too large to print.
     pub output_file: Option<String>,
-    /// A `@path` value left unread for the caller to stream: (parameter, path). Its slot in
-    /// `args` holds an empty string until [`Invocation::read_deferred`] fills it.
-    pub deferred: Option<(String, String)>,
+    /// A `@path` or `-` value left unread for the caller to stream. Its slot in `args` holds
+    /// an empty string until [`Invocation::read_deferred`] fills it.
+    pub deferred: Option<Deferred>,
+}
+
+/// A parameter whose value the caller reads itself, as bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Deferred {
+    pub param: String,
+    pub source: DeferredSource,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DeferredSource {
+    /// `@path`
+    File(String),
+    /// `-`
+    Stdin,
+}
+
+impl Deferred {
+    /// The bytes of a deferred `-` (at most the input limit); `None` for a file.
+    pub fn stdin_bytes(&self) -> Option<Result<Vec<u8>, Error>> {
+        (self.source == DeferredSource::Stdin).then(|| read_stdin(&mut false, &self.param))
+    }
 }
 
 impl Invocation {
     /// Reads the deferred file into `args` after all, as [`parse`] would have.
     pub fn read_deferred(&mut self) -> Result<(), Error> {
-        if let Some((name, path)) = self.deferred.take() {
-            let text = utf8(read_file(&path, &name)?, &name)?;
-            self.args.insert(name, Value::String(text));
+        if let Some(d) = self.deferred.take() {
+            let bytes = match &d.source {
+                DeferredSource::File(path) => read_file(path, &d.param)?,
+                DeferredSource::Stdin => read_stdin(&mut false, &d.param)?,
+            };
+            let text = utf8(bytes, &d.param)?;
+            self.args.insert(d.param, Value::String(text));
         }
         Ok(())
     }
@@ -115,6 +140,38 @@ fn find_slot<'a>(slots: &'a [Slot], name: &str) -> Option<&'a Slot> {
     })
 }
 
+/// Whether `--help` (or `-h`) stands among the words as a flag, not as some parameter's value
+/// (`--value --help` passes the text "--help"). Nothing is read: help never waits on stdin.
+pub fn asks_for_help(slots: &[Slot], tokens: &[String]) -> bool {
+    const VALUED: &[&str] = &["timeout", "output-file", "outputFile", "intent", "args"];
+    let mut i = 0;
+    while let Some(token) = tokens.get(i) {
+        i += 1;
+        if token == "-h" {
+            return true;
+        }
+        let Some(flag) = token.strip_prefix("--").filter(|f| !f.is_empty()) else {
+            continue;
+        };
+        if flag == "help" {
+            return true;
+        }
+        if flag.contains('=') {
+            continue;
+        }
+        let takes_value = match find_slot(slots, flag) {
+            Some(slot) => !slot.flag,
+            None if VALUED.contains(&flag) => true,
+            None if Switch::named(flag).is_some() => false,
+            None => tokens.get(i).is_some_and(|t| !t.starts_with("--")),
+        };
+        if takes_value {
+            i += 1;
+        }
+    }
+    false
+}
+
 pub fn parse(def: &ToolDefinition, tokens: &[String]) -> Result<Invocation, Error> {
     parse_slots(&slots_for_definition(def), tokens)
 }
@@ -139,14 +196,31 @@ fn parse_inner(
 ) -> Result<Invocation, Error> {
     let mut inv = Invocation::default();
     let mut deferred = None;
-    // A value for the deferred parameter that names a file is recorded, not read.
+    // A value for the deferred parameter that names a file or stdin is recorded, not read.
     let mut value_of = |slot: &Slot, raw: &str, stdin_used: &mut bool| {
-        if defer == Some(slot.name.as_str())
-            && matches!(slot.source, Source::Files | Source::FilesAndStdin)
-            && let Some(path) = raw.strip_prefix('@').filter(|p| !p.starts_with('@'))
-        {
-            deferred = Some((slot.name.clone(), path.to_string()));
-            return Ok(Value::String(String::new()));
+        if defer == Some(slot.name.as_str()) {
+            let source = match raw.strip_prefix('@').filter(|p| !p.starts_with('@')) {
+                Some(path) if matches!(slot.source, Source::Files | Source::FilesAndStdin) => {
+                    Some(DeferredSource::File(path.to_string()))
+                }
+                None if raw == "-" && slot.source == Source::FilesAndStdin => {
+                    if std::mem::replace(stdin_used, true) {
+                        return Err(Error::Usage(format!(
+                            "--{} -: standard input can be read only once",
+                            slot.name
+                        )));
+                    }
+                    Some(DeferredSource::Stdin)
+                }
+                _ => None,
+            };
+            if let Some(source) = source {
+                deferred = Some(Deferred {
+                    param: slot.name.clone(),
+                    source,
+                });
+                return Ok(Value::String(String::new()));
+            }
         }
         resolve_value(slot, raw, stdin_used)
     };
@@ -175,10 +249,30 @@ fn parse_inner(
             Some((n, v)) => (n, Some(v.to_string())),
             None => (flag, None),
         };
+        // The executor's switches take no value: `--yes=false` must not read as consent, so
+        // any `=value` on them is a usage error and nothing runs.
+        if let (Some(switch), Some(v)) = (Switch::named(name), inline.as_deref()) {
+            return Err(Error::Usage(format!(
+                "--{} takes no value (got --{}={}); leave it out, or give it alone to mean yes",
+                switch.name(),
+                crate::text::preview(name, 20),
+                crate::text::preview(v, 20)
+            )));
+        }
+        // `--yes no` must not read as consent followed by a stray word.
+        if let (Some(Switch::Yes), Some(next)) = (Switch::named(name), tokens.get(i))
+            && is_truth_word(next)
+        {
+            return Err(Error::Usage(format!(
+                "--yes takes no value (got --yes {}); give --yes alone to consent, or leave it out",
+                crate::text::preview(next, 20)
+            )));
+        }
         match name {
             "json" => inv.json = true,
             "pretty" => inv.pretty = true,
-            "help" => inv.help = true,
+            // Callers look for help first (`asks_for_help`) and never get here with it.
+            "help" => {}
             "yes" => inv.yes = true,
             "dry-run" | "dryRun" => inv.dry_run = true,
             "timeout" => {
@@ -186,18 +280,7 @@ fn parse_inner(
                     Some(v) => v,
                     None => next_value(tokens, &mut i, "timeout")?,
                 };
-                let secs: f64 = text
-                    .trim()
-                    .parse()
-                    .ok()
-                    .filter(|s: &f64| s.is_finite() && *s > 0.0)
-                    .ok_or_else(|| {
-                        Error::Usage(format!(
-                            "--timeout takes a positive number of seconds, not '{}'",
-                            crate::text::preview(&text, 20)
-                        ))
-                    })?;
-                inv.timeout = Some(secs);
+                inv.timeout = Some(parse_timeout(&text)?);
             }
             "output-file" | "outputFile" => {
                 inv.output_file = Some(match inline {
@@ -267,7 +350,84 @@ fn parse_inner(
     inv.deferred = deferred;
     inv.args = from_args_flag;
     inv.args.extend(given);
+    if let Some(unknown) = inv.args.keys().find(|k| find_slot(slots, k).is_none()) {
+        return Err(unknown_parameter(slots, unknown));
+    }
     Ok(inv)
+}
+
+/// A name no parameter answers to is a usage error (exit 2), with the closest name offered.
+fn unknown_parameter(slots: &[Slot], name: &str) -> Error {
+    let names: Vec<&str> = slots.iter().map(|s| s.name.as_str()).collect();
+    let hint = crate::suggest::did_you_mean(name, names.iter().copied())
+        .map(|s| format!("; did you mean --{s}?"))
+        .unwrap_or_default();
+    let known = if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    };
+    Error::Usage(format!(
+        "unknown parameter --{}{hint} (parameters: {known})",
+        crate::text::escape_control(&crate::text::preview(name, 60))
+    ))
+}
+
+/// The executor's own switches, which never take a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Switch {
+    Json,
+    Pretty,
+    Help,
+    Yes,
+    DryRun,
+}
+
+impl Switch {
+    fn named(name: &str) -> Option<Switch> {
+        Some(match name {
+            "json" => Switch::Json,
+            "pretty" => Switch::Pretty,
+            "help" => Switch::Help,
+            "yes" => Switch::Yes,
+            "dry-run" | "dryRun" => Switch::DryRun,
+            _ => return None,
+        })
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Switch::Json => "json",
+            Switch::Pretty => "pretty",
+            Switch::Help => "help",
+            Switch::Yes => "yes",
+            Switch::DryRun => "dry-run",
+        }
+    }
+}
+
+/// Words that read as a value for `--yes` (`--yes false`): refused rather than guessed at.
+pub fn is_truth_word(word: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "true", "false", "yes", "no", "y", "n", "1", "0", "on", "off",
+    ];
+    WORDS.iter().any(|w| word.eq_ignore_ascii_case(w))
+}
+
+/// `--timeout` in seconds: positive, finite, and at most a day (longer is surely a typo).
+pub fn parse_timeout(text: &str) -> Result<std::time::Duration, Error> {
+    const MAX: f64 = 86_400.0;
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s > 0.0 && *s <= MAX)
+        .and_then(|s| std::time::Duration::try_from_secs_f64(s).ok())
+        .ok_or_else(|| {
+            Error::Usage(format!(
+                "--timeout takes a number of seconds above 0 and at most {MAX}, not '{}'",
+                crate::text::preview(text, 20)
+            ))
+        })
 }
 
 fn next_value(tokens: &[String], i: &mut usize, name: &str) -> Result<String, Error> {
@@ -356,7 +516,8 @@ fn literal(raw: &str) -> &str {
     }
 }
 
-fn utf8(bytes: Vec<u8>, name: &str) -> Result<String, Error> {
+/// Bytes read for parameter `name` as text, or the error naming where they stop being UTF-8.
+pub fn utf8(bytes: Vec<u8>, name: &str) -> Result<String, Error> {
     // The SIMD validator checks a large `@path` input several times faster than std; std is
     // asked only to locate the first bad byte for the message.
     if simdutf8::basic::from_utf8(&bytes).is_ok() {

@@ -1,5 +1,7 @@
-//! The catalogue of CTP tool definitions embedded at build time, looked up by id.
+//! The catalogue of CTP tool definitions embedded at build time, looked up by id, with each
+//! tool's declared contract (`contract.rs`).
 
+use crate::contract::Contract;
 use crate::ctp::ToolDefinition;
 use std::sync::OnceLock;
 
@@ -16,10 +18,12 @@ pub struct SourceFile {
 }
 
 impl SourceFile {
-    /// The tool id this file should define, taken from its file name.
+    /// The tool id this file should define (or declare the contract of), from its file name.
     pub fn id(&self) -> &'static str {
         let name = self.path.rsplit('/').next().unwrap_or(self.path);
-        name.strip_suffix(".json").unwrap_or(name)
+        name.strip_suffix(".cmpx.json")
+            .or_else(|| name.strip_suffix(".json"))
+            .unwrap_or(name)
     }
 
     /// The category folder the file sits in.
@@ -81,6 +85,21 @@ pub fn ids() -> impl Iterator<Item = &'static str> {
     sources().map(|s| s.id())
 }
 
+/// The embedded contract files (`<category>/<id>.cmpx.json`).
+pub fn contract_sources() -> impl Iterator<Item = SourceFile> {
+    embedded::CONTRACT_FILES
+        .iter()
+        .map(|(path, text)| SourceFile { path, text })
+}
+
+/// The declared contract of tool `id`; `None` when it has none or it does not parse (the
+/// catalogue tests report which).
+pub fn contract(id: &str) -> Option<Contract> {
+    contract_sources()
+        .find(|s| s.id() == id)
+        .and_then(|s| serde_json::from_str(s.text).ok())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -105,6 +124,29 @@ mod tests {
                 src.path
             );
         }
+    }
+
+    #[test]
+    fn every_tool_declares_a_valid_contract() {
+        let mut problems = Vec::new();
+        for src in contract_sources() {
+            match serde_json::from_str::<Contract>(src.text) {
+                Err(e) => problems.push(format!("catalogue/{}: {e}", src.path)),
+                Ok(c) => match get(src.id()) {
+                    Some(def) => problems.extend(crate::contract::check(&def, &c)),
+                    None => problems.push(format!("catalogue/{}: no such tool", src.path)),
+                },
+            }
+        }
+        for def in all() {
+            if contract(&def.id).is_none() {
+                problems.push(format!(
+                    "{}: no contract (catalogue/{}/{}.cmpx.json)",
+                    def.id, def.category, def.id
+                ));
+            }
+        }
+        assert!(problems.is_empty(), "{problems:#?}");
     }
 
     #[test]
@@ -134,25 +176,25 @@ mod tests {
     #[test]
     fn every_example_output_is_reproduced() {
         for def in all() {
-            let result = crate::exec::run_definition(def, &def.example.input);
-            assert!(
-                result.success,
-                "{}: example failed: {:?}",
-                def.id, result.error
-            );
-            let data = result.data.unwrap();
-            if crate::tools::NONDETERMINISTIC.contains(&def.id.as_str()) {
+            let contract = contract(&def.id);
+            for example in crate::contract::examples(def, contract.as_ref()) {
+                let result = crate::exec::run_definition(def, &example.input);
+                let what = example.description.as_deref().unwrap_or("example");
                 assert!(
-                    crate::tools::same_shape(&data, &def.example.output),
-                    "{}: output {data} does not have the example's shape",
-                    def.id
+                    result.success,
+                    "{} ({what}): failed: {:?}",
+                    def.id, result.error
                 );
-            } else {
-                assert_eq!(
-                    data, def.example.output,
-                    "{}: example output differs",
-                    def.id
-                );
+                let data = result.data.unwrap();
+                if crate::tools::NONDETERMINISTIC.contains(&def.id.as_str()) {
+                    assert!(
+                        crate::tools::same_shape(&data, &example.output),
+                        "{} ({what}): output {data} does not have the example's shape",
+                        def.id
+                    );
+                } else {
+                    assert_eq!(data, example.output, "{} ({what}): output differs", def.id);
+                }
             }
         }
     }

@@ -3,6 +3,19 @@
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
+/// The flags `cmpx run` and `cmpx do` read beside a tool's own parameters.
+pub const RUN_FLAGS_HELP: &str = "\
+Run flags:
+  --intent <n|pattern>  which intent of an installed tool (adapters, third-party folders)
+  --yes                 consent to an intent that asks first (confirm/destructive); takes no value
+  --dry-run             print the command an intent would run; run nothing
+  --timeout <seconds>   stop the tool or program after this long (default 60)
+  --output-file <path>  write the full output to a new file (never replaces one)
+  --args '<json>'       all parameters at once, as a JSON object
+  --json                print the JSON result even on a terminal (also CMP_AGENT=1)
+  --pretty              indent the JSON result
+  --help, -h            describe the tool or intent; run nothing";
+
 #[derive(Debug, Parser)]
 #[command(
     name = "cmpx",
@@ -27,7 +40,7 @@ pub enum Command {
     ///
     /// A value `@path` reads a file, `-` reads stdin, `@@x` is the literal `@x`.
     /// `cmpx run <tool> --help` describes the tool's parameters.
-    #[command(disable_help_flag = true)]
+    #[command(disable_help_flag = true, after_help = RUN_FLAGS_HELP)]
     Run {
         /// Tool id, e.g. json-formatter.
         #[arg(allow_hyphen_values = true)]
@@ -62,7 +75,7 @@ pub enum Command {
     /// Resolve a request and run the best intent if it is a confident, unambiguous match.
     ///
     /// cmpx do <request words>... [--<param> <value>]... [--yes] [--dry-run] [--timeout S]
-    #[command(disable_help_flag = true)]
+    #[command(disable_help_flag = true, after_help = RUN_FLAGS_HELP)]
     Do {
         /// The request words, then parameters.
         #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true, num_args = 1..)]
@@ -120,6 +133,9 @@ pub enum Command {
         /// Where the tools' HTTP endpoints are said to live.
         #[arg(long, value_name = "URL", default_value = crate::discovery::DEFAULT_BASE_URL)]
         base_url: String,
+        /// With --out: also replace files cmpx did not write (or that were edited since).
+        #[arg(long)]
+        force: bool,
     },
     /// Print a catalogue tool's specification in Markdown (--all --out DIR: one file per tool).
     Doc {
@@ -132,6 +148,9 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
     },
+    /// Internal: runs built-in tools for a parent cmpx (requests on stdin, results on stdout).
+    #[command(name = "__worker", hide = true)]
+    Worker,
     /// Print the snippet that tells a coding agent about CMP tools, or insert it into a file.
     AgentSetup {
         /// Put the snippet into FILE (e.g. CLAUDE.md, AGENTS.md) between its markers, replacing

@@ -7,6 +7,7 @@ pub mod catalogue;
 pub mod cli;
 pub mod cmp;
 pub mod commands;
+pub mod contract;
 pub mod ctp;
 pub mod discovery;
 pub mod error;

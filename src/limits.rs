@@ -9,10 +9,15 @@ pub const DEFAULT_MAX_INPUT: u64 = 256 << 20;
 pub const DEFAULT_MAX_OUTPUT: u64 = 64 << 20;
 /// Most tool folders read from one root; a home with more is cut off with a warning.
 pub const DEFAULT_MAX_TOOLS: usize = 50_000;
+/// Memory one worker process (one built-in tool call) may allocate (`RLIMIT_DATA`).
+pub const DEFAULT_MAX_MEMORY: u64 = 1536 << 20;
+/// How long a tool or an external program may run (`--timeout` overrides it per call).
+pub const DEFAULT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 
 pub const MAX_INPUT_ENV: &str = "CMPX_MAX_INPUT";
 pub const MAX_OUTPUT_ENV: &str = "CMPX_MAX_OUTPUT";
 pub const MAX_TOOLS_ENV: &str = "CMPX_MAX_TOOLS";
+pub const MAX_MEMORY_ENV: &str = "CMPX_MAX_MEMORY";
 
 pub fn max_input() -> u64 {
     size_from_env(MAX_INPUT_ENV).unwrap_or(DEFAULT_MAX_INPUT)
@@ -20,6 +25,13 @@ pub fn max_input() -> u64 {
 
 pub fn max_output() -> u64 {
     size_from_env(MAX_OUTPUT_ENV).unwrap_or(DEFAULT_MAX_OUTPUT)
+}
+
+/// At least 64 MiB: below that a worker cannot even start.
+pub fn max_memory() -> u64 {
+    size_from_env(MAX_MEMORY_ENV)
+        .unwrap_or(DEFAULT_MAX_MEMORY)
+        .max(64 << 20)
 }
 
 pub fn max_tools() -> usize {

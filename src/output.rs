@@ -60,6 +60,20 @@ pub fn print_result(mode: Mode, result: &ToolResult) {
             Some(Value::Object(map)) if map.get("output").is_some_and(Value::is_string) => {
                 write_stdout(map["output"].as_str().unwrap_or_default());
             }
+            // An external program's result: its own output, as it printed it.
+            Some(Value::Object(map)) if map.contains_key("stdoutFormat") => {
+                if let Some(err) = map.get("stderr").and_then(Value::as_str)
+                    && !err.is_empty()
+                {
+                    eprint!("{err}");
+                }
+                match map.get("stdout") {
+                    Some(Value::String(text)) if text.is_empty() => {}
+                    Some(Value::String(text)) => write_stdout(text),
+                    Some(other) => print_value(mode, other),
+                    None => {}
+                }
+            }
             Some(Value::String(s)) => write_stdout(s),
             Some(other) => print_value(mode, other),
             None => {}

@@ -1,17 +1,23 @@
 //! Small helpers for showing untrusted text safely in messages.
 
 /// Replaces control characters with visible escapes so that untrusted text cannot move the
-/// cursor, clear the screen or forge extra lines when printed to a terminal.
+/// cursor, clear the screen, forge extra lines or reorder what is shown (bidirectional
+/// overrides and isolates, zero-width marks) when printed to a terminal or a prompt.
 pub fn escape_control(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
-        if c.is_control() {
+        if c.is_control() || is_invisible_format(c) {
             out.extend(c.escape_default());
         } else {
             out.push(c);
         }
     }
     out
+}
+
+/// Format characters that change how surrounding text displays without showing themselves.
+fn is_invisible_format(c: char) -> bool {
+    matches!(c, '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
 }
 
 /// At most `max` characters of `s`, control characters escaped, with an ellipsis when cut.
@@ -44,6 +50,11 @@ mod tests {
         assert_eq!(escape_control("a\u{1b}[2Jb\n"), "a\\u{1b}[2Jb\\n");
         assert_eq!(preview("abcdef", 3), "abc…");
         assert_eq!(preview("ab", 3), "ab");
+        // Bidirectional overrides would show "rm -rf /" reversed; zero-width marks hide text.
+        assert_eq!(
+            escape_control("a\u{202e}b\u{200b}c\r"),
+            "a\\u{202e}b\\u{200b}c\\r"
+        );
     }
 
     #[test]

@@ -1,26 +1,48 @@
-//! The agent's path, end to end: export, read each capability, fill the command template with
-//! the example input the way an agent would (each value shell-quoted), run it through `sh -c`
-//! with cmpx first on PATH, and compare the printed result with the example output.
+//! The agent's path, literally, as the snippet states it: export, list the tools folder, read
+//! a tool's manifest and capability, pick the intent an example names, replace every
+//! `{param}` in its command with the shell-quoted value from the example's context (`''` for
+//! one the context leaves out), run it through `sh -c`, and read `success` and `data`. Nothing
+//! is appended to a command: what the files say must be enough.
 
 mod common;
 
 use common::Test;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::path::Path;
 use std::process::Command;
 
-/// A parameter value as an agent writes it on a command line.
-fn word(value: &Value) -> String {
+/// A value as an agent writes it into a placeholder: shell-quoted text; a literal leading `@`
+/// doubled, since `@path` reads a file.
+fn word(value: Option<&Value>) -> String {
     let text = match value {
-        Value::String(s) if s.starts_with('@') => format!("@{s}"),
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
+        None => String::new(),
+        Some(Value::String(s)) if s.starts_with('@') => format!("@{s}"),
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
     };
     shell_words::quote(&text).into_owned()
 }
 
+/// Fills every `{name}` of `template` from `context`.
+fn fill(template: &str, context: &Map<String, Value>) -> String {
+    let mut out = String::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let close = open + rest[open..].find('}').expect("closed placeholder");
+        out.push_str(&rest[..open]);
+        out.push_str(&word(context.get(&rest[open + 1..close])));
+        rest = &rest[close + 1..];
+    }
+    out + rest
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap_or_else(|e| panic!("{path:?}: {e}")))
+        .unwrap_or_else(|e| panic!("{path:?}: {e}"))
+}
+
 #[test]
-fn every_exported_command_reproduces_its_example() {
+fn every_example_reproduces_by_filling_placeholders_only() {
     let mut t = Test::new();
     assert_eq!(t.args(["export"]).run().code, 0);
     let bin_dir = Path::new(common::bin()).parent().unwrap();
@@ -29,47 +51,166 @@ fn every_exported_command_reproduces_its_example() {
         bin_dir.display(),
         std::env::var("PATH").unwrap_or_default()
     );
+    let pending_list = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/examples-pending.txt"),
+    )
+    .unwrap();
+    let pending: Vec<&str> = pending_list
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .collect();
+    let mut failures = Vec::new();
+    let mut ran = 0;
     for def in cmpx::catalogue::all() {
         let cmp = t.tools_dir().join(&def.id).join("cmp");
-        let cap: Value =
-            serde_json::from_slice(&std::fs::read(cmp.join("capability.json")).unwrap()).unwrap();
-        let examples: Value =
-            serde_json::from_slice(&std::fs::read(cmp.join("examples.json")).unwrap()).unwrap();
-        let example = &examples["examples"][0];
-        let context = example["invocation"]["context"].as_object().unwrap();
-        let mut command = cap["intents"][0]["command"].as_str().unwrap().to_string();
-        for (name, value) in context {
-            let placeholder = format!("{{{name}}}");
-            if command.contains(&placeholder) {
-                command = command.replace(&placeholder, &word(value));
+        let manifest = read_json(&cmp.join("manifest.json"));
+        assert_eq!(manifest["name"], def.id.as_str());
+        let cap = read_json(&cmp.join("capability.json"));
+        let examples = read_json(&cmp.join("examples.json"));
+        let intents = cap["intents"].as_array().unwrap();
+        let examples = examples["examples"].as_array().unwrap();
+        if (examples.len() < 3) != pending.contains(&def.id.as_str()) {
+            failures.push(format!(
+                "{}: {} worked examples (want at least 3), and {} tests/data/examples-pending.txt",
+                def.id,
+                examples.len(),
+                if examples.len() < 3 {
+                    "not in"
+                } else {
+                    "still in"
+                }
+            ));
+        }
+        for example in examples {
+            let named = example["intent"].as_str().unwrap();
+            let Some(intent) = intents.iter().find(|i| i["patterns"][0] == named) else {
+                failures.push(format!("{}: no intent has the pattern {named:?}", def.id));
+                continue;
+            };
+            let context = example["invocation"]["context"].as_object().unwrap();
+            let command = fill(intent["command"].as_str().unwrap(), context);
+            if example["command"] != command.as_str() {
+                failures.push(format!(
+                    "{}: examples.json says `{}` but filling gives `{command}`",
+                    def.id, example["command"]
+                ));
+            }
+            let out = Command::new("sh")
+                .arg("-c")
+                .arg(&command)
+                .env("PATH", &path)
+                .env("CMP_HOME", t.home())
+                .output()
+                .unwrap();
+            ran += 1;
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            let Ok(doc) = serde_json::from_str::<Value>(&stdout) else {
+                failures.push(format!("{command}: not one JSON document: {stdout}"));
+                continue;
+            };
+            let same = if cmpx::tools::NONDETERMINISTIC.contains(&def.id.as_str()) {
+                cmpx::tools::same_shape(&doc["data"], &example["result"])
             } else {
-                command.push_str(&format!(" --{name} {}", word(value)));
+                doc["data"] == example["result"]
+            };
+            if out.status.code() != Some(0) || doc["success"] != true || !same {
+                failures.push(format!(
+                    "{command}\n  want {}\n  got  {doc}",
+                    example["result"]
+                ));
             }
         }
+    }
+    eprintln!("ran {ran} examples by filling placeholders");
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn every_select_option_is_reachable_from_the_capability_file() {
+    for def in cmpx::catalogue::all() {
+        let cap = cmpx::cmp::mapping::capability(def);
+        for p in &def.parameters {
+            // Reachable: some intent has a placeholder for it with the option in its enum, or
+            // fixes it to that option in its command.
+            for option in p.option_values() {
+                let reachable = cap.intents.iter().any(|i| {
+                    let placeholder = format!("{{{}}}", p.name);
+                    let fixed = format!("--{}={}", p.name, shell_words::quote(option));
+                    (i.command.contains(&placeholder)
+                        && i.params.get(&p.name).is_some_and(|s| {
+                            s.enum_values
+                                .as_ref()
+                                .is_some_and(|e| e.iter().any(|v| v == option))
+                        }))
+                        || i.command.split(' ').any(|w| w == fixed)
+                });
+                assert!(reachable, "{}: {}={option} is unreachable", def.id, p.name);
+            }
+            // Every parameter, optional or not, has a placeholder in the general intent.
+            assert!(
+                cap.intents[0].command.contains(&format!("{{{}}}", p.name)),
+                "{}: --{} has no placeholder",
+                def.id,
+                p.name
+            );
+        }
+    }
+}
+
+/// The snippet's shortcut and the fields it names: `cmpx resolve` lists `candidates`, each with
+/// a `command` an agent fills the same way; a run prints `success`, then `data` or `error`.
+#[test]
+fn the_snippet_shortcut_gives_the_fields_it_names() {
+    let mut t = Test::new();
+    assert_eq!(t.args(["export"]).run().code, 0);
+    let snippet = t.args(["agent-setup"]).run().stdout;
+    for field in ["candidates", "command", "success", "data", "error"] {
+        assert!(
+            snippet.contains(field),
+            "the snippet no longer names {field}"
+        );
+    }
+    let resolution = t
+        .args(["resolve", "convert this identifier to snake_case"])
+        .run()
+        .json();
+    let candidates = resolution["candidates"].as_array().unwrap();
+    assert!(!candidates.is_empty(), "{resolution}");
+    let best = &candidates[0];
+    let template = best["command"].as_str().unwrap();
+    let mut context = Map::new();
+    context.insert("input".into(), Value::String("userName".into()));
+    let command = fill(template, &context);
+    let bin_dir = Path::new(common::bin()).parent().unwrap();
+    let run = |command: &str| -> Value {
         let out = Command::new("sh")
             .arg("-c")
-            .arg(&command)
-            .env("PATH", &path)
+            .arg(command)
+            .env(
+                "PATH",
+                format!(
+                    "{}:{}",
+                    bin_dir.display(),
+                    std::env::var("PATH").unwrap_or_default()
+                ),
+            )
             .env("CMP_HOME", t.home())
             .output()
             .unwrap();
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{command}\n{stdout}\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let doc: Value =
-            serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{command}: {e}\n{stdout}"));
-        assert_eq!(doc["success"], true, "{command}: {doc}");
-        if cmpx::tools::NONDETERMINISTIC.contains(&def.id.as_str()) {
-            assert!(
-                cmpx::tools::same_shape(&doc["data"], &example["result"]),
-                "{command}: {doc}"
-            );
-        } else {
-            assert_eq!(doc["data"], example["result"], "{command}");
-        }
-    }
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let doc = run(&command);
+    assert_eq!(doc["success"], true, "{command}: {doc}");
+    assert_eq!(doc["data"]["output"], "user_name", "{command}: {doc}");
+    let doc = run(&fill("cmpx run json-formatter --input={input}", &context));
+    assert_eq!(doc["success"], false);
+    assert!(
+        doc["error"].as_str().is_some_and(|e| !e.is_empty()),
+        "{doc}"
+    );
 }

@@ -46,12 +46,16 @@ fn is_root() -> bool {
 const ECHO_ARGV: &str = "import sys, json; print(json.dumps(sys.argv[1:]))";
 
 fn echo_tool(t: &Test) {
+    // A script file, not `python3 -c`: a value after `-c` code would make the intent one that
+    // runs a value as code, which needs consent (SPEC.md §7).
+    let script = t.home().join("echo_argv.py");
+    write(&script, ECHO_ARGV);
     folder(
         t.home(),
         "echoargs",
         json!([{
             "patterns": ["echo the arguments"],
-            "command": format!("python3 -c '{ECHO_ARGV}' {{value}}"),
+            "command": format!("python3 {} {{value}}", script.display()),
             "params": {"value": {"type": "string", "required": true, "description": "anything"}},
             "confirm": false, "destructive": false, "idempotent": true
         }]),
@@ -433,19 +437,21 @@ fn input_output_and_folder_limits_hold() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stdout).contains("standard input is larger"));
 
-    // Output: truncated with a warning; the full text goes to a new file on request.
+    // Output: a result over the limit is an error naming --output-file, never a cut success;
+    // the full text goes to a new file on request.
     let mut t = Test::new();
     t.env("CMPX_MAX_OUTPUT", "1K");
     let out = t
         .args(["run", "base64-encoder", "--input", &"q".repeat(6000)])
         .run();
+    assert_eq!(out.code, 1);
     let v = out.json();
-    assert_eq!(v["success"], true);
-    assert_eq!(v["data"]["output"].as_str().unwrap().len(), 1024);
-    let warning = v["metadata"]["warnings"][0].as_str().unwrap();
+    assert_eq!(v["success"], false);
+    assert_eq!(v["errorCode"], "EXECUTION_ERROR");
+    assert_eq!(v["data"]["outputTooLarge"], true);
     assert!(
-        warning.contains("truncated") && warning.contains("--output-file"),
-        "{warning}"
+        v["error"].as_str().unwrap().contains("--output-file"),
+        "{v}"
     );
     let file = t.home().join("full.b64");
     let out = t
@@ -458,8 +464,13 @@ fn input_output_and_folder_limits_hold() {
             file.to_str().unwrap(),
         ])
         .run();
-    assert_eq!(out.json()["success"], true);
+    let v = out.json();
+    assert_eq!(v["success"], true);
     assert_eq!(std::fs::read_to_string(&file).unwrap().len(), 8000);
+    // The data names the file instead of carrying its content, so stdout stays small.
+    assert!(v["data"].get("output").is_none(), "{v}");
+    assert_eq!(v["data"]["outputFile"]["bytes"], 8000);
+    assert!(out.stdout.len() < 4096);
     // An existing file is never overwritten.
     write(&file, "mine");
     let out = t

@@ -43,7 +43,11 @@ fn resolve_ranks_candidates_with_everything_an_agent_needs() {
     assert!(best["intent"]["pattern"].is_string());
     let score = best["score"].as_f64().unwrap();
     assert!((0.0..=1.0).contains(&score));
-    assert_eq!(best["command"], "cmpx run json-formatter --input {input}");
+    // Every parameter is a placeholder: filling them alone reaches every option.
+    assert_eq!(
+        best["command"],
+        "cmpx run json-formatter --input={input} --indent={indent} --sortKeys={sortKeys} --ensureAscii={ensureAscii}"
+    );
     assert_eq!(best["required"], serde_json::json!(["input"]));
     assert_eq!(best["params"]["input"]["required"], true);
     assert_eq!(best["confirm"], false);
@@ -151,10 +155,18 @@ fn do_runs_a_confident_match_and_dry_run_shows_the_argv() {
         .args(["do", "base64", "encode", "--input", "hello", "--dry-run"])
         .run()
         .json();
+    // The argv as it would run: the value given, and every default written out.
+    let argv: Vec<&str> = doc["data"]["argv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
     assert_eq!(
-        doc["data"]["argv"],
-        serde_json::json!(["cmpx", "run", "base64-encoder", "--input", "hello"])
+        argv[..4],
+        ["cmpx", "run", "base64-encoder", "--input=hello"]
     );
+    assert!(argv.contains(&"--mode=encode"), "{argv:?}");
     assert_eq!(doc["data"]["dryRun"], true);
 }
 

@@ -15,7 +15,9 @@ fn catalogue_files() -> Vec<std::path::PathBuf> {
         if category.is_dir() {
             for f in std::fs::read_dir(&category).unwrap() {
                 let f = f.unwrap().path();
-                if f.extension().is_some_and(|e| e == "json") {
+                // `<id>.cmpx.json` is the tool's contract, not a CTP document.
+                let contract = f.to_string_lossy().ends_with(".cmpx.json");
+                if f.extension().is_some_and(|e| e == "json") && !contract {
                     files.push(f);
                 }
             }
@@ -124,8 +126,9 @@ fn error_results_validate_and_carry_the_documented_exit_codes() {
             "CONSTRAINT_VIOLATION",
         ),
         (
+            // An unknown parameter is a usage error, like every other command-line mistake.
             &["run", "base64-encoder", "--input", "x", "--colour", "red"],
-            1,
+            2,
             "INVALID_INPUT",
         ),
         (

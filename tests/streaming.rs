@@ -233,7 +233,7 @@ fn limits_and_output_files_take_the_ordinary_path() {
     let mut t = Test::new();
     let dir = tempfile::tempdir().unwrap();
     let text = "a".repeat(300_000);
-    // An output over the limit is truncated with a warning, as without streaming.
+    // An output over the limit is the same error as without streaming.
     let out = same_both_ways(
         &[("CMPX_MAX_OUTPUT", "1K")],
         dir.path(),
@@ -242,13 +242,10 @@ fn limits_and_output_files_take_the_ordinary_path() {
         &[],
     );
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(v["data"]["output"].as_str().unwrap().len(), 1024);
-    assert!(
-        v["metadata"]["warnings"][0]
-            .as_str()
-            .unwrap()
-            .contains("truncated")
-    );
+    assert_eq!(v["success"], false);
+    assert_eq!(v["data"]["outputTooLarge"], true);
+    // The output, and `{"output":"","mode":"encode","variant":"standard"}` around it.
+    assert_eq!(v["data"]["size"], 400_000 + 50);
 
     // --output-file gets the whole output; --pretty prints indented JSON.
     let file = dir.path().join("in.txt");
@@ -265,7 +262,15 @@ fn limits_and_output_files_take_the_ordinary_path() {
         ])
         .run();
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert_eq!(std::fs::read_to_string(&saved).unwrap().len(), 400_000);
+    let written = std::fs::read(&saved).unwrap();
+    assert_eq!(written.len(), 400_000);
+    use sha2::Digest;
+    let v = out.json();
+    assert_eq!(v["data"]["outputFile"]["bytes"], 400_000);
+    assert_eq!(
+        v["data"]["outputFile"]["sha256"],
+        hex::encode(sha2::Sha256::digest(&written))
+    );
     let pretty = t
         .args([
             "run",

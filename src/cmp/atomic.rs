@@ -8,7 +8,13 @@ use std::path::Path;
 /// Prefix of the temporary files; one left by a killed process is recognisably ours.
 pub const TEMP_PREFIX: &str = ".cmpx-tmp-";
 
+/// Writes `bytes` as a `0644` file: exported files are ordinary, shareable documents.
 pub fn write(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    write_with_mode(path, bytes, 0o644)
+}
+
+/// Writes `bytes` with permission bits `mode` (Unix; ignored elsewhere).
+pub fn write_with_mode(path: &Path, bytes: &[u8], mode: u32) -> Result<(), Error> {
     let dir = path.parent().unwrap_or_else(|| Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| Error::io("create directory", dir, e))?;
     let mut tmp = tempfile::Builder::new()
@@ -20,18 +26,18 @@ pub fn write(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     tmp.as_file()
         .sync_all()
         .map_err(|e| Error::io("flush", tmp.path(), e))?;
-    set_readable(tmp.as_file());
+    set_mode(tmp.as_file(), mode);
     tmp.persist(path)
         .map_err(|e| Error::io("replace", path, e.error))?;
     Ok(())
 }
 
 #[cfg(unix)]
-fn set_readable(file: &std::fs::File) {
+fn set_mode(file: &std::fs::File, mode: u32) {
     use std::os::unix::fs::PermissionsExt;
-    // tempfile creates 0600; exported files are ordinary, shareable documents.
-    let _ = file.set_permissions(std::fs::Permissions::from_mode(0o644));
+    // tempfile creates 0600.
+    let _ = file.set_permissions(std::fs::Permissions::from_mode(mode));
 }
 
 #[cfg(not(unix))]
-fn set_readable(_file: &std::fs::File) {}
+fn set_mode(_file: &std::fs::File, _mode: u32) {}

@@ -38,9 +38,16 @@ pub struct Intent {
 }
 
 impl Intent {
-    /// Whether running this intent needs the user's consent first.
+    /// Whether running this intent needs the user's consent first: it says so (`confirm`,
+    /// `destructive`), or it hands a caller's value to a shell or interpreter as code.
     pub fn needs_consent(&self) -> bool {
-        self.confirm || self.destructive
+        self.confirm || self.destructive || self.runs_code().is_some()
+    }
+
+    /// How the command turns a parameter's value into code (`passes {script} to sh -c as
+    /// code`), or `None`; see [`super::shell_code`].
+    pub fn runs_code(&self) -> Option<String> {
+        super::shell_code::finding(self)
     }
 }
 
@@ -77,6 +84,10 @@ pub struct Example {
     /// The first pattern of the intent the example exercises.
     pub intent: String,
     pub invocation: Invocation,
+    /// cmpx extension: the intent's command with every placeholder filled from `context`
+    /// (shell-quoted; `''` where the context gives nothing), exactly as an agent would run it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
     pub result: Value,
 }
 

@@ -4,8 +4,15 @@
 //! A file whose content matches neither that record nor the new content was edited by someone
 //! else, and the folder is skipped unless `--force`. A folder without the record that does not
 //! already hold exactly what would be written was not made by cmpx and is skipped the same way.
+//! Links are never written through: a tool folder, its `cmp/` or a file cmpx manages that is a
+//! symbolic link (or a FIFO, device, …) makes the folder skipped even with `--force`.
+//!
+//! Writers into one target take turns under its lock ([`super::lock`]), so two exports (or an
+//! export and an install) at once neither remove each other's staging folders nor mix versions.
 
-use super::{atomic, mapping};
+use super::read::{self, Links, ReadError};
+use super::staging::{self, STAGING_PREFIX};
+use super::{atomic, lock, mapping};
 use crate::ctp::ToolDefinition;
 use crate::error::Error;
 use serde::{Deserialize, Serialize};
@@ -64,15 +71,38 @@ pub struct Bundle {
 }
 
 pub fn bundle(def: &ToolDefinition) -> Bundle {
+    let cap = mapping::capability(def);
+    let examples = mapping::examples(def);
     let files = vec![
-        ("cmp/capability.json", to_json(&mapping::capability(def))),
-        ("cmp/examples.json", to_json(&mapping::examples(def))),
+        (
+            "cmp/capability.json",
+            one_per_line("intents", cap.intents.iter()),
+        ),
+        (
+            "cmp/examples.json",
+            one_per_line("examples", examples.examples.iter()),
+        ),
         ("cmp/manifest.json", to_json(&mapping::manifest(def))),
     ];
     Bundle {
         id: def.id.clone(),
         files,
     }
+}
+
+/// `{"<key>":[` then one compact item per line: an agent pays for every token it reads, and
+/// indentation costs about a third of a capability file; a line per item keeps it readable.
+fn one_per_line<'a, T: Serialize + 'a>(key: &str, items: impl Iterator<Item = &'a T>) -> Vec<u8> {
+    let mut out = format!("{{\"{key}\":[").into_bytes();
+    for (i, item) in items.enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.push(b'\n');
+        let _ = serde_json::to_writer(&mut out, item);
+    }
+    out.extend_from_slice(b"\n]}\n");
+    out
 }
 
 fn to_json<T: Serialize>(value: &T) -> Vec<u8> {
@@ -98,10 +128,15 @@ pub fn export(bundles: &[Bundle], target: &Path, opts: &Options) -> Result<Repor
         dry_run: opts.dry_run,
         ..Report::default()
     };
-    if !opts.dry_run {
+    // Held until every folder is written; a dry run writes nothing and needs no turn.
+    let _lock = if opts.dry_run {
+        None
+    } else {
         std::fs::create_dir_all(target).map_err(|e| Error::io("create directory", target, e))?;
-        remove_leftovers(target);
-    }
+        let held = lock::acquire(target)?;
+        staging::remove_leftovers(target, &held);
+        Some(held)
+    };
     for b in bundles {
         let dir = target.join(&b.id);
         match plan(b, &dir, opts.force)? {
@@ -132,25 +167,75 @@ pub fn export(bundles: &[Bundle], target: &Path, opts: &Options) -> Result<Repor
     Ok(report)
 }
 
+/// Largest file an export compares with what it would write; its own are a few kilobytes.
+const MAX_COMPARED: u64 = 16 * 1024 * 1024;
+
+/// A managed file's bytes, or `None` when absent. Links and special files were refused by
+/// [`unsafe_entry`] already; meeting one here means it was swapped in since, which fails.
 fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, Error> {
-    match std::fs::read(path) {
-        Ok(bytes) => Ok(Some(bytes)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(Error::io("read", path, e)),
+    match read::read_optional(path, MAX_COMPARED, Links::Refuse) {
+        Ok(bytes) => Ok(bytes),
+        // Too large to be ours: compared as different, so the folder counts as edited.
+        Err(ReadError::TooLarge(_)) => Ok(Some(Vec::new())),
+        Err(e) => Err(e.into_error(path)),
     }
+}
+
+/// Why cmpx must not write into this existing folder even with `--force`: the folder, a
+/// directory on the way to a managed file, or the file itself is a symbolic link (writing
+/// would land outside the target) or not a regular file / directory.
+fn unsafe_entry(b: &Bundle, dir: &Path) -> Result<Option<String>, Error> {
+    // (path, whether it must be a directory), from the folder down to each managed file.
+    let mut expected = vec![(dir.to_path_buf(), true), (dir.join(STATE_FILE), false)];
+    for (rel, _) in &b.files {
+        let file = dir.join(rel);
+        for parent in file.ancestors().skip(1).take_while(|p| *p != dir) {
+            if !expected.iter().any(|(p, _)| p == parent) {
+                expected.push((parent.to_path_buf(), true));
+            }
+        }
+        expected.push((file, false));
+    }
+    for (path, want_dir) in expected {
+        let meta = match std::fs::symlink_metadata(&path) {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(Error::io("inspect", &path, e)),
+        };
+        let t = meta.file_type();
+        if (want_dir && t.is_dir()) || (!want_dir && t.is_file()) {
+            continue;
+        }
+        let (needed, real) = if want_dir {
+            ("a directory", "folder")
+        } else {
+            ("a regular file", "file")
+        };
+        let why = if t.is_symlink() {
+            format!(
+                "cmpx never writes through links, even with --force; replace the link with a \
+                 real {real} or remove it"
+            )
+        } else {
+            "remove it to export here".to_string()
+        };
+        return Ok(Some(format!(
+            "{} is {}, not {needed}; {why}",
+            path.display(),
+            read::kind(t)
+        )));
+    }
+    Ok(None)
 }
 
 fn plan(b: &Bundle, dir: &Path, force: bool) -> Result<Plan, Error> {
     match std::fs::symlink_metadata(dir) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Plan::Create),
         Err(e) => return Err(Error::io("inspect", dir, e)),
-        Ok(meta) if !meta.is_dir() => {
-            return Ok(Plan::Skip(format!(
-                "{} exists and is not a directory",
-                dir.display()
-            )));
-        }
         Ok(_) => {}
+    }
+    if let Some(reason) = unsafe_entry(b, dir)? {
+        return Ok(Plan::Skip(reason));
     }
     let state: Option<State> =
         read_optional(&dir.join(STATE_FILE))?.and_then(|b| serde_json::from_slice(&b).ok());
@@ -212,10 +297,6 @@ fn write_state(b: &Bundle, dir: &Path) -> Result<(), Error> {
     atomic::write(&dir.join(STATE_FILE), &to_json(&state_for(b)))
 }
 
-/// Prefix of the folders an export builds before moving them into place. The registry ignores
-/// them, and the next export removes any that a killed run left behind.
-pub const STAGING_PREFIX: &str = ".cmpx-new-";
-
 /// Builds the whole folder under a temporary name, then renames it into place: a new folder
 /// appears complete or not at all.
 fn create(b: &Bundle, target: &Path, dir: &Path) -> Result<(), Error> {
@@ -236,7 +317,8 @@ fn stage(b: &Bundle, target: &Path) -> Result<std::path::PathBuf, Error> {
         atomic::write(&tmp.path().join(rel), bytes)?;
     }
     write_state(b, tmp.path())?;
-    set_dir_readable(tmp.path());
+    // The folder is meant to be read by any agent the user runs.
+    staging::set_dir_mode(tmp.path(), 0o755);
     Ok(tmp.keep())
 }
 
@@ -249,7 +331,7 @@ fn update(b: &Bundle, target: &Path, dir: &Path, indices: &[usize]) -> Result<()
         return write_all(b, dir, indices);
     }
     let staged = stage(b, target)?;
-    match exchange(&staged, dir) {
+    match staging::exchange(&staged, dir) {
         Ok(()) => {
             // `staged` now holds the old version; losing it to a crash here is harmless.
             let _ = std::fs::remove_dir_all(&staged);
@@ -297,64 +379,6 @@ fn only_ours(b: &Bundle, dir: &Path) -> bool {
     }
     true
 }
-
-/// Swaps two directories atomically (Linux `renameat2(RENAME_EXCHANGE)`).
-#[cfg(target_os = "linux")]
-fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
-    use std::ffi::CString;
-    use std::os::unix::ffi::OsStrExt;
-    let a = CString::new(a.as_os_str().as_bytes())?;
-    let b = CString::new(b.as_os_str().as_bytes())?;
-    // SAFETY: both paths are valid NUL-terminated strings that outlive the call.
-    let rc = unsafe {
-        libc::syscall(
-            libc::SYS_renameat2,
-            libc::AT_FDCWD,
-            a.as_ptr(),
-            libc::AT_FDCWD,
-            b.as_ptr(),
-            libc::RENAME_EXCHANGE,
-        )
-    };
-    if rc == 0 {
-        Ok(())
-    } else {
-        Err(std::io::Error::last_os_error())
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn exchange(_a: &Path, _b: &Path) -> std::io::Result<()> {
-    Err(std::io::Error::from(std::io::ErrorKind::Unsupported))
-}
-
-/// Removes staging folders a killed export left in `target`. Only names with our prefix are
-/// touched.
-fn remove_leftovers(target: &Path) {
-    let Ok(entries) = std::fs::read_dir(target) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        if entry
-            .file_name()
-            .to_string_lossy()
-            .starts_with(STAGING_PREFIX)
-            && entry.file_type().is_ok_and(|t| t.is_dir())
-        {
-            let _ = std::fs::remove_dir_all(entry.path());
-        }
-    }
-}
-
-#[cfg(unix)]
-fn set_dir_readable(dir: &Path) {
-    use std::os::unix::fs::PermissionsExt;
-    // tempdir creates 0700; the folder is meant to be read by any agent the user runs.
-    let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755));
-}
-
-#[cfg(not(unix))]
-fn set_dir_readable(_dir: &Path) {}
 
 fn write_all(b: &Bundle, dir: &Path, indices: &[usize]) -> Result<(), Error> {
     let state_path = dir.join(STATE_FILE);

@@ -24,42 +24,87 @@ pub fn manifest(def: &ToolDefinition) -> Manifest {
     }
 }
 
+/// One general intent whose command carries every parameter as a placeholder, then one
+/// intent per declared mode (`contract.modes`) with that mode's values fixed in its command.
+/// A literal reader reaches every option by filling placeholders alone.
 pub fn capability(def: &ToolDefinition) -> Capability {
-    Capability {
-        intents: vec![Intent {
-            patterns: patterns(def),
-            command: command(def),
+    let contract = crate::catalogue::contract(&def.id);
+    let modes = contract.as_ref().map_or(&[][..], |c| &c.modes[..]);
+    let mode_patterns: Vec<String> = modes
+        .iter()
+        .flat_map(|m| m.patterns.iter().map(|p| p.trim().to_lowercase()))
+        .collect();
+    let general = Intent {
+        // A phrase that names a mode belongs to that mode's intent alone.
+        patterns: patterns(def)
+            .into_iter()
+            .filter(|p| !mode_patterns.contains(p))
+            .collect(),
+        command: command_with(def, &Map::new()),
+        params: def
+            .parameters
+            .iter()
+            .map(|p| (p.name.clone(), param_spec(p)))
+            .collect(),
+        returns: Some(crate::discovery::json_schema::cli_output_schema(def)),
+        confirm: false,
+        destructive: false,
+        // Built-in tools have no side effects: repeating a call changes nothing outside it.
+        idempotent: true,
+        success_codes: Vec::new(),
+    };
+    let mut intents = vec![general];
+    intents.extend(modes.iter().map(|mode| {
+        Intent {
+            patterns: mode.patterns.clone(),
+            command: command_with(def, &mode.set),
+            // The first intent describes the parameters; these say only what a filler needs.
             params: def
                 .parameters
                 .iter()
-                .map(|p| (p.name.clone(), param_spec(p)))
+                .filter(|p| !mode.set.contains_key(&p.name))
+                .map(|p| (p.name.clone(), brief_param_spec(p)))
                 .collect(),
-            returns: Some(returns_schema(&def.example.output)),
+            returns: None,
             confirm: false,
             destructive: false,
-            // Built-in tools have no side effects: repeating a call changes nothing outside it.
             idempotent: true,
             success_codes: Vec::new(),
-        }],
-    }
+        }
+    }));
+    Capability { intents }
 }
 
+/// Every worked example (the definition's and the contract's), each with the intent it
+/// uses and the exact command an agent would run for it.
 pub fn examples(def: &ToolDefinition) -> Examples {
-    let want = def
-        .example
-        .description
-        .clone()
-        .unwrap_or_else(|| def.summary().to_string());
-    Examples {
-        examples: vec![Example {
-            intent: patterns(def).into_iter().next().unwrap_or_default(),
-            invocation: Invocation {
-                want,
-                context: def.example.input.clone(),
-            },
-            result: def.example.output.clone(),
-        }],
-    }
+    let contract = crate::catalogue::contract(&def.id);
+    let cap = capability(def);
+    let modes = contract.as_ref().map_or(&[][..], |c| &c.modes[..]);
+    let examples = crate::contract::examples(def, contract.as_ref())
+        .into_iter()
+        .map(|e| {
+            // The first mode the input asks for, else the general intent.
+            let index = modes
+                .iter()
+                .position(|m| m.matches(def, &e.input))
+                .map_or(0, |i| i + 1);
+            let intent = &cap.intents[index];
+            Example {
+                intent: intent.patterns.first().cloned().unwrap_or_default(),
+                invocation: Invocation {
+                    want: e
+                        .description
+                        .clone()
+                        .unwrap_or_else(|| def.summary().to_string()),
+                    context: e.input.clone(),
+                },
+                command: Some(fill(&intent.command, &e.input)),
+                result: e.output.clone(),
+            }
+        })
+        .collect();
+    Examples { examples }
 }
 
 /// The natural-language patterns: the tool's name, then its keywords, without repeats.
@@ -74,14 +119,53 @@ pub fn patterns(def: &ToolDefinition) -> Vec<String> {
     out
 }
 
-/// `cmpx run <id>` followed by `--<name> {<name>}` for each required parameter, so that filling
-/// in the required values alone gives a working command. Optional ones are appended by the caller.
+/// `cmpx run <id>` with every parameter as `--<name>={<name>}`, so that filling the
+/// placeholders alone (`''` leaves a parameter at its default) reaches every option.
 pub fn command(def: &ToolDefinition) -> String {
+    command_with(def, &Map::new())
+}
+
+/// [`command`] with the parameters in `fixed` written out instead of left as placeholders.
+fn command_with(def: &ToolDefinition, fixed: &Map<String, Value>) -> String {
     let mut cmd = format!("{BINARY} run {}", def.id);
-    for p in def.parameters.iter().filter(|p| p.required) {
-        cmd.push_str(&format!(" --{0} {{{0}}}", p.name));
+    for p in &def.parameters {
+        match fixed.get(&p.name) {
+            Some(v) => cmd.push_str(&format!(
+                " --{}={}",
+                p.name,
+                shell_words::quote(&as_text(v))
+            )),
+            None => cmd.push_str(&format!(" --{0}={{{0}}}", p.name)),
+        }
     }
     cmd
+}
+
+/// A command template with each placeholder replaced by its shell-quoted value from
+/// `values`, or by `''` (absent: the default applies) — the rule an agent follows.
+pub fn fill(template: &str, values: &Map<String, Value>) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}').map(|c| open + c) else {
+            break;
+        };
+        out.push_str(&rest[..open]);
+        let name = &rest[open + 1..close];
+        let value = values.get(name).map(as_text).unwrap_or_default();
+        out.push_str(&shell_words::quote(&value));
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A parameter value as the command line takes it: strings as they are, JSON otherwise.
+fn as_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
 }
 
 /// The CMP type a CTP parameter type maps to.
@@ -112,6 +196,15 @@ fn param_spec(p: &Parameter) -> ParamSpec {
                 .map(|v| Value::String(v.to_string()))
                 .collect()
         }),
+    }
+}
+
+/// A parameter as a mode's intent lists it: what filling it needs, without the prose the
+/// first intent already gives.
+fn brief_param_spec(p: &Parameter) -> ParamSpec {
+    ParamSpec {
+        description: None,
+        ..param_spec(p)
     }
 }
 

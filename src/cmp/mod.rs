@@ -3,9 +3,13 @@
 pub mod atomic;
 pub mod capability;
 pub mod export;
+pub mod lock;
 pub mod manifest;
 pub mod mapping;
+pub mod read;
 pub mod registry;
+pub mod shell_code;
+pub mod staging;
 pub mod validate;
 
 pub use capability::{Capability, Examples, Intent, ParamSpec};

@@ -3,6 +3,7 @@
 //! A folder counts when it holds `cmp/manifest.json` (preferred) or `.cmp/manifest.json`. Broken
 //! folders are reported with their path and reason and skipped; they never stop a scan.
 
+use super::read::{self, Links, ReadError};
 use super::{Capability, Examples, Manifest};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -30,8 +31,7 @@ impl Installed {
 
     /// `examples.json` is optional: `None` when absent.
     pub fn examples(&self) -> Option<Result<Examples, String>> {
-        let path = self.cmp_dir.join("examples.json");
-        path.exists().then(|| read_json(&path))
+        read_json_optional(&self.cmp_dir.join("examples.json"))
     }
 }
 
@@ -68,23 +68,25 @@ impl Scan {
     }
 }
 
-/// Reads and parses a JSON file of bounded size; the error names the file and the cause.
+/// Reads and parses a JSON file of bounded size; the error names the file and the cause. Only a
+/// regular file is read: a FIFO or device in its place is an error, not a hang.
 pub fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, String> {
-    use std::io::Read;
-    let file =
-        std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(format!(
-            "{} is larger than {MAX_FILE_BYTES} bytes",
-            path.display()
-        ));
-    }
-    serde_json::from_slice(&bytes)
-        .map_err(|e| format!("{} is not a valid CMP file: {e}", path.display()))
+    read_json_optional(path).unwrap_or_else(|| Err(ReadError::NotFound.describe(path)))
+}
+
+/// [`read_json`] for an optional file: `None` when it does not exist.
+pub fn read_json_optional<T: serde::de::DeserializeOwned>(
+    path: &Path,
+) -> Option<Result<T, String>> {
+    let bytes = match read::read(path, MAX_FILE_BYTES, Links::Follow) {
+        Ok(bytes) => bytes,
+        Err(ReadError::NotFound) => return None,
+        Err(e) => return Some(Err(e.describe(path))),
+    };
+    Some(
+        serde_json::from_slice(&bytes)
+            .map_err(|e| format!("{} is not a valid CMP file: {e}", path.display())),
+    )
 }
 
 /// A tool folder's manifest and capability (from `cmp/` or `.cmp/`).
@@ -170,17 +172,13 @@ pub fn tool_folders(root: &Path, skipped: &mut Vec<Skipped>) -> Vec<(PathBuf, Pa
             Ok(dir)
                 if dir.file_name().is_some_and(|n| {
                     n.to_string_lossy()
-                        .starts_with(super::export::STAGING_PREFIX)
+                        .starts_with(super::staging::STAGING_PREFIX)
                 }) =>
             {
                 // A folder an export is building (or a killed one left): not installed.
             }
             Ok(dir) => {
-                let cmp_dir = ["cmp", ".cmp"]
-                    .iter()
-                    .map(|sub| dir.join(sub))
-                    .find(|d| d.join("manifest.json").is_file());
-                if let Some(cmp_dir) = cmp_dir {
+                if let Some(cmp_dir) = super::validate::cmp_dir(&dir) {
                     found.push((dir, cmp_dir));
                 }
             }

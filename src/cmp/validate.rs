@@ -2,51 +2,91 @@
 
 use super::Manifest;
 use super::capability::{Capability, PARAM_TYPES, placeholders};
-use super::registry::read_json;
+use super::registry::{read_json, read_json_optional};
 use std::path::{Path, PathBuf};
 
-/// The folder holding a tool's CMP files: `cmp/` preferred, `.cmp/` accepted.
+/// The folder holding a tool's CMP files: `cmp/` preferred, `.cmp/` accepted. A manifest that
+/// is there but is no regular file (a FIFO, a dangling link) still marks the folder, so that
+/// reading it reports why instead of the folder silently not counting.
 pub fn cmp_dir(tool_dir: &Path) -> Option<PathBuf> {
     ["cmp", ".cmp"]
         .iter()
         .map(|s| tool_dir.join(s))
-        .find(|d| d.join("manifest.json").is_file())
+        .find(|d| std::fs::symlink_metadata(d.join("manifest.json")).is_ok())
+}
+
+/// What checking one folder found: problems make it invalid; warnings do not.
+#[derive(Debug, Default)]
+pub struct Checked {
+    pub problems: Vec<String>,
+    /// Intents that hand a value to a shell or interpreter as code ([`super::shell_code`]).
+    pub warnings: Vec<String>,
 }
 
 /// Every problem in one tool folder, each naming the file and the field.
 pub fn check_folder(tool_dir: &Path) -> Vec<String> {
+    check(tool_dir).problems
+}
+
+/// Every problem and warning in one tool folder, each naming the file and the field.
+pub fn check(tool_dir: &Path) -> Checked {
     let Some(dir) = cmp_dir(tool_dir) else {
-        return vec![format!(
-            "{}: no cmp/manifest.json or .cmp/manifest.json",
-            tool_dir.display()
-        )];
+        return Checked {
+            problems: vec![format!(
+                "{}: no cmp/manifest.json or .cmp/manifest.json",
+                tool_dir.display()
+            )],
+            warnings: Vec::new(),
+        };
     };
-    let mut problems = Vec::new();
+    let mut out = Checked::default();
     let manifest_path = dir.join("manifest.json");
     match read_json::<Manifest>(&manifest_path) {
-        Ok(m) => problems.extend(
+        Ok(m) => out.problems.extend(
             m.problems()
                 .into_iter()
                 .map(|p| format!("{}: {p}", manifest_path.display())),
         ),
-        Err(e) => problems.push(e),
+        Err(e) => out.problems.push(e),
     }
     let cap_path = dir.join("capability.json");
     match read_json::<Capability>(&cap_path) {
-        Ok(c) => problems.extend(
-            check_capability(&c)
-                .into_iter()
-                .map(|p| format!("{}: {p}", cap_path.display())),
-        ),
-        Err(e) => problems.push(e),
+        Ok(c) => {
+            out.problems.extend(
+                check_capability(&c)
+                    .into_iter()
+                    .map(|p| format!("{}: {p}", cap_path.display())),
+            );
+            out.warnings.extend(
+                capability_warnings(&c)
+                    .into_iter()
+                    .map(|w| format!("{}: {w}", cap_path.display())),
+            );
+        }
+        Err(e) => out.problems.push(e),
     }
     let ex_path = dir.join("examples.json");
-    if ex_path.exists()
-        && let Err(e) = read_json::<super::Examples>(&ex_path)
-    {
-        problems.push(e);
+    if let Some(Err(e)) = read_json_optional::<super::Examples>(&ex_path) {
+        out.problems.push(e);
     }
-    problems
+    out
+}
+
+/// Intents that are valid but deserve a second look: each runs a value as code, and so needs
+/// consent at run time like a `confirm: true` intent.
+pub fn capability_warnings(cap: &Capability) -> Vec<String> {
+    cap.intents
+        .iter()
+        .enumerate()
+        .filter_map(|(i, intent)| {
+            intent.runs_code().map(|why| {
+                format!(
+                    "intents[{i}].command {why}; it runs only with consent (--yes), like an \
+                     intent marked confirm"
+                )
+            })
+        })
+        .collect()
 }
 
 /// The names used as `{name?}` switches in a command template.

@@ -11,13 +11,18 @@ pub fn run(mode: Mode, write: Option<&Path>) -> Result<ExitCode, Error> {
         super::discover::print_text(agent_setup::block());
         return Ok(ExitCode::Success);
     };
-    let existing = match std::fs::read(path) {
-        Ok(bytes) => Some(
+    // A FIFO or device named like the file is refused rather than waited on.
+    let existing = match crate::cmp::read::read_optional(
+        path,
+        crate::cmp::read::MAX_DOCUMENT_BYTES,
+        crate::cmp::read::Links::Follow,
+    ) {
+        Ok(Some(bytes)) => Some(
             String::from_utf8(bytes)
                 .map_err(|_| Error::Usage(format!("{} is not UTF-8 text", path.display())))?,
         ),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(Error::io("read", path, e)),
+        Ok(None) => None,
+        Err(e) => return Err(e.into_error(path)),
     };
     let text = agent_setup::insert(existing.as_deref(), agent_setup::block())
         .map_err(|e| Error::Usage(format!("{}: {e}", path.display())))?;

@@ -1,8 +1,10 @@
 //! `cmpx discover`: the catalogue's discovery documents, printed one at a time or written as a
-//! well-known layout under a directory.
+//! well-known layout under a directory, replacing only files cmpx wrote there
+//! ([`crate::discovery::written`]) unless `--force`.
 
 use crate::discovery::Options;
 use crate::discovery::documents::Format;
+use crate::discovery::written::{Decision, Record};
 use crate::error::{Error, ExitCode};
 use crate::output::{self, Mode};
 use serde_json::{Value, json};
@@ -13,6 +15,7 @@ pub fn run(
     format: Option<&str>,
     out: Option<&Path>,
     base_url: &str,
+    force: bool,
 ) -> Result<ExitCode, Error> {
     let opts = Options::new(base_url).map_err(Error::Usage)?;
     let formats = match format {
@@ -36,12 +39,38 @@ pub fn run(
         print_text(&formats[0].render(tools, &opts));
         return Ok(ExitCode::Success);
     };
+    std::fs::create_dir_all(dir).map_err(|e| Error::io("create directory", dir, e))?;
+    // Two runs into one folder take turns, so neither records the other's half-written state.
+    let _lock = crate::cmp::lock::acquire(dir)?;
+    let before = Record::load(dir);
+    let mut record = before.clone();
     let mut files = Vec::new();
     for f in formats {
         let path = dir.join(f.file());
-        let status = write_if_changed(&path, f.render(tools, &opts).as_bytes())?;
+        let text = f.render(tools, &opts);
+        let status = match record.decide(dir, f.file(), text.as_bytes(), force)? {
+            Decision::Keep(reason) => {
+                eprintln!(
+                    "warning: kept {}: {}",
+                    crate::text::escape_control(&path.display().to_string()),
+                    crate::text::escape_control(&reason)
+                );
+                let mut entry = file_entry("format", f.name(), path, "skipped");
+                entry["reason"] = Value::String(reason);
+                files.push(entry);
+                continue;
+            }
+            Decision::Unchanged => "unchanged",
+            Decision::Create => "created",
+            Decision::Update => "updated",
+        };
+        if status != "unchanged" {
+            crate::cmp::atomic::write(&path, text.as_bytes())?;
+        }
+        record.wrote(f.file(), text.as_bytes());
         files.push(file_entry("format", f.name(), path, status));
     }
+    record.save(dir, &before)?;
     output::print_value(
         mode,
         &json!({
@@ -57,11 +86,12 @@ pub fn run(
 /// Writes `bytes` atomically unless the file already holds them (so a repeated run changes no
 /// mtime); says which of `created`, `updated` or `unchanged` happened.
 pub fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<&'static str, Error> {
-    let status = match std::fs::read(path) {
+    use crate::cmp::read::{self, Links, ReadError};
+    let status = match read::read(path, read::MAX_DOCUMENT_BYTES, Links::Follow) {
         Ok(old) if old == bytes => return Ok("unchanged"),
-        Ok(_) => "updated",
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => "created",
-        Err(e) => return Err(Error::io("read", path, e)),
+        Ok(_) | Err(ReadError::TooLarge(_)) => "updated",
+        Err(ReadError::NotFound) => "created",
+        Err(e) => return Err(e.into_error(path)),
     };
     crate::cmp::atomic::write(path, bytes)?;
     Ok(status)

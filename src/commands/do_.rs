@@ -56,7 +56,12 @@ pub fn run(mode: Mode, words: &[String]) -> Result<ExitCode, Error> {
         return Ok(exit);
     };
     let target = target::for_candidate(best)?;
-    let mut inv = crate::argv::parse_slots(&crate::argv::slots_for_intent(&target.intent), &rest)?;
+    let slots = crate::argv::slots_for_intent(&target.intent);
+    if crate::argv::asks_for_help(&slots, &rest) {
+        target::print_intent_help(&target);
+        return Ok(ExitCode::Success);
+    }
+    let mut inv = crate::argv::parse_slots(&slots, &rest)?;
     fill_from_request(&target.intent, &request, &mut inv.args);
     let flags = Flags {
         yes: inv.yes,
@@ -80,6 +85,15 @@ fn split_request(words: &[String]) -> (String, Vec<String>) {
     let mut i = 0;
     while let Some(w) = words.get(i) {
         match w.as_str() {
+            // `--yes false`: the word goes with the flag, and the parser refuses the pair.
+            "--yes"
+                if words
+                    .get(i + 1)
+                    .is_some_and(|n| crate::argv::is_truth_word(n)) =>
+            {
+                rest.extend(words[i..i + 2].iter().cloned());
+                i += 2;
+            }
             "--yes" | "--dry-run" => {
                 rest.push(w.clone());
                 i += 1;

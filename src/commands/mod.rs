@@ -26,6 +26,9 @@ pub struct Outcome {
 
 pub fn main() -> i32 {
     install_panic_hook();
+    if let Some(code) = refuse_non_utf8_arguments() {
+        return code;
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return clap_error(e),
@@ -62,9 +65,11 @@ pub fn main() -> i32 {
             format,
             out,
             base_url,
-        } => discover::run(mode, format.as_deref(), out.as_deref(), &base_url),
+            force,
+        } => discover::run(mode, format.as_deref(), out.as_deref(), &base_url, force),
         Command::Doc { tool, all, out } => doc::run(mode, tool.as_deref(), all, out.as_deref()),
         Command::AgentSetup { write } => agent_setup::run(mode, write.as_deref()),
+        Command::Worker => return crate::exec::worker::serve(),
     };
     match result {
         Ok(code) => code.code(),
@@ -104,7 +109,7 @@ fn clap_error(e: clap::Error) -> i32 {
         };
     }
     let _ = e.print();
-    let mode = Mode::detect(std::env::args().any(|a| a == "--json"), false);
+    let mode = Mode::detect(std::env::args_os().any(|a| a == "--json"), false);
     if mode.is_json() {
         let message = e
             .kind()
@@ -122,6 +127,20 @@ fn clap_error(e: clap::Error) -> i32 {
         output::print_result(mode, &result);
     }
     ExitCode::Usage.code()
+}
+
+/// cmpx's arguments are text: one that is not UTF-8 is a usage error naming its position
+/// (binary data goes in a file, passed as `@path`), reported before anything else runs.
+fn refuse_non_utf8_arguments() -> Option<i32> {
+    let position = std::env::args_os()
+        .skip(1)
+        .position(|a| a.to_str().is_none())?;
+    let mode = Mode::detect(std::env::args_os().any(|a| a == "--json"), false);
+    let err = Error::Usage(format!(
+        "argument {} is not valid UTF-8; cmpx takes text arguments (pass binary data in a file as @path)",
+        position + 1
+    ));
+    Some(report_error(mode, err))
 }
 
 /// Tool panics are caught and reported as INTERNAL_ERROR results; keep the default hook's

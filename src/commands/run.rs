@@ -1,9 +1,10 @@
 //! `cmpx run <tool> …`: one catalogue tool, one ToolResult.
 
+use crate::argv::DeferredSource;
 use crate::catalogue;
 use crate::ctp::ToolDefinition;
 use crate::error::{Error, ExitCode};
-use crate::exec::stream::Streamed;
+use crate::exec::stream::{Input, Streamed};
 use crate::output::{self, Mode};
 
 pub fn run(mode: Mode, tool: &str, tokens: &[String]) -> Result<ExitCode, Error> {
@@ -22,21 +23,25 @@ pub fn run(mode: Mode, tool: &str, tokens: &[String]) -> Result<ExitCode, Error>
         Some(def) if !wants_intent => def,
         _ => return run_installed(mode, tool, tokens),
     };
+    if crate::argv::asks_for_help(&crate::argv::slots_for_definition(&def), tokens) {
+        print_help(&def);
+        return Ok(ExitCode::Success);
+    }
     let mut inv = match crate::tools::streaming::streaming(&def.id) {
         Some((param, _)) => crate::argv::parse_deferring(&def, tokens, param)?,
         None => crate::argv::parse(&def, tokens)?,
     };
-    if inv.help {
-        print_help(&def);
-        return Ok(ExitCode::Success);
-    }
-    // A file for a tool that streams is read in pieces (see `exec::stream`).
-    if let Some((param, path)) = inv.deferred.take() {
+    // A file for a tool that streams is read in pieces; stdin is read whole, as bytes too.
+    if let Some(deferred) = inv.deferred.take() {
         let mut args = std::mem::take(&mut inv.args);
-        args.remove(&param);
+        args.remove(&deferred.param);
         let output_file = inv.output_file.as_deref().map(std::path::Path::new);
-        match crate::exec::stream::run(&def, args, std::path::Path::new(&path), mode, output_file)?
-        {
+        let stdin = deferred.stdin_bytes().transpose()?;
+        let input = match (&deferred.source, &stdin) {
+            (DeferredSource::File(path), _) => Input::File(std::path::Path::new(path)),
+            (DeferredSource::Stdin, bytes) => Input::Stdin(bytes.as_deref().unwrap_or_default()),
+        };
+        match crate::exec::stream::run(&def, args, input, mode, output_file)? {
             Streamed::Printed(result) => {
                 return Ok(result
                     .error_code()
@@ -44,12 +49,25 @@ pub fn run(mode: Mode, tool: &str, tokens: &[String]) -> Result<ExitCode, Error>
             }
             Streamed::Declined(back) => args = back,
         }
+        let text = match stdin {
+            Some(bytes) => Some(crate::argv::utf8(bytes, &deferred.param)?),
+            None => None,
+        };
         inv.args = args;
-        inv.deferred = Some((param, path));
-        inv.read_deferred()?;
+        match text {
+            Some(text) => {
+                inv.args
+                    .insert(deferred.param, serde_json::Value::String(text));
+            }
+            None => {
+                inv.deferred = Some(deferred);
+                inv.read_deferred()?;
+            }
+        }
     }
     let output_file = inv.output_file.as_deref().map(std::path::Path::new);
-    let result = crate::exec::run_definition_to(&def, inv.args, output_file);
+    let bounds = crate::exec::worker::Bounds::new(inv.timeout);
+    let result = crate::exec::worker::run(&def, inv.args, output_file, bounds);
     output::print_result(mode, &result);
     Ok(result
         .error_code()
@@ -94,6 +112,20 @@ fn run_installed(mode: Mode, tool: &str, tokens: &[String]) -> Result<ExitCode, 
             ))
         })?,
         None if cap.intents.len() == 1 => 0,
+        None if crate::argv::asks_for_help(&[], tokens) => {
+            crate::outln!(
+                "{tool}: {}\nIntents (choose one with --intent <n|pattern>; add --help to describe it):",
+                crate::text::escape_control(&installed.manifest.summary)
+            );
+            for (i, it) in cap.intents.iter().enumerate() {
+                crate::outln!(
+                    "  {i}: {}",
+                    crate::text::escape_control(it.patterns.first().map_or("", String::as_str))
+                );
+            }
+            crate::outln!("\n{}", crate::cli::RUN_FLAGS_HELP);
+            return Ok(ExitCode::Success);
+        }
         None => {
             return Err(Error::Usage(format!(
                 "{tool} has several intents; choose one with --intent <n|pattern>: {}",
@@ -102,7 +134,12 @@ fn run_installed(mode: Mode, tool: &str, tokens: &[String]) -> Result<ExitCode, 
         }
     };
     let target = super::target::load(&installed.dir, index)?;
-    let inv = crate::argv::parse_slots(&crate::argv::slots_for_intent(&target.intent), tokens)?;
+    let slots = crate::argv::slots_for_intent(&target.intent);
+    if crate::argv::asks_for_help(&slots, tokens) {
+        super::target::print_intent_help(&target);
+        return Ok(ExitCode::Success);
+    }
+    let inv = crate::argv::parse_slots(&slots, tokens)?;
     let flags = crate::exec::invoke::Flags {
         yes: inv.yes,
         dry_run: inv.dry_run,
@@ -148,6 +185,7 @@ fn print_help(def: &ToolDefinition) {
         }
     }
     crate::outln!(
-        "\nValues: @path reads a file, - reads stdin, @@x is the literal @x; --args '<json>' gives all at once."
+        "\nValues: @path reads a file, - reads stdin, @@x is the literal @x.\n\n{}",
+        crate::cli::RUN_FLAGS_HELP
     );
 }

@@ -90,10 +90,66 @@ pub fn choose_intent(cap: &Capability, wanted: &str) -> Option<usize> {
         .map(|(i, _)| i)
 }
 
-pub fn limits(timeout: Option<f64>) -> Limits {
+pub fn limits(timeout: Option<Duration>) -> Limits {
     let mut limits = Limits::default();
-    if let Some(secs) = timeout {
-        limits.timeout = Duration::from_secs_f64(secs);
+    if let Some(t) = timeout {
+        limits.timeout = t;
     }
     limits
+}
+
+/// Describes one intent of an installed tool: what it does, the command, its parameters.
+pub fn print_intent_help(target: &Target) {
+    let intent = &target.intent;
+    crate::outln!(
+        "{} — intent {}: {}\n",
+        target.manifest.name,
+        target.intent_index,
+        crate::text::escape_control(intent.patterns.first().map_or("", String::as_str))
+    );
+    crate::outln!(
+        "{}\n",
+        crate::text::escape_control(&target.manifest.summary)
+    );
+    crate::outln!("Runs: {}", crate::text::escape_control(&intent.command));
+    if intent.destructive {
+        crate::outln!(
+            "Destructive: it cannot be undone; it runs only with --yes or a \"y\" typed at the terminal."
+        );
+    } else if intent.needs_consent() {
+        crate::outln!("Asks first: it runs only with --yes or a \"y\" typed at the terminal.");
+    }
+    if intent.params.is_empty() {
+        crate::outln!("\nParameters: none");
+    } else {
+        crate::outln!("\nParameters:");
+    }
+    for (name, spec) in &intent.params {
+        let mut line = format!(
+            "  --{} <{}>",
+            crate::text::escape_control(name),
+            crate::text::escape_control(&spec.kind)
+        );
+        if spec.required {
+            line.push_str(" (required)");
+        }
+        crate::outln!("{line}");
+        if let Some(d) = &spec.description {
+            crate::outln!("      {}", crate::text::escape_control(d));
+        }
+        if let Some(values) = &spec.enum_values {
+            let shown: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+            crate::outln!(
+                "      one of: {}",
+                crate::text::escape_control(&shown.join(", "))
+            );
+        }
+        if let Some(d) = &spec.default {
+            crate::outln!(
+                "      default: {}",
+                crate::text::escape_control(&d.to_string())
+            );
+        }
+    }
+    crate::outln!("\n{}", crate::cli::RUN_FLAGS_HELP);
 }

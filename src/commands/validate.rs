@@ -1,6 +1,9 @@
 //! `cmpx validate`: CTP definitions and CMP folders checked with the same rules the tests use.
+//! Problems make the exit code 1; warnings (an intent that runs a value as code) are reported
+//! but leave a folder valid, since such an intent is legitimate and asks for consent to run.
 
-use crate::cmp::validate::{check_folder, cmp_dir};
+use crate::cmp::read::{self, Links};
+use crate::cmp::validate::{Checked, check, cmp_dir};
 use crate::ctp::{ToolDefinition, rules};
 use crate::error::{Error, ExitCode};
 use crate::output::{self, Mode};
@@ -8,7 +11,7 @@ use serde_json::json;
 use std::path::{Path, PathBuf};
 
 pub fn run(mode: Mode, paths: &[PathBuf]) -> Result<ExitCode, Error> {
-    let (checked, problems) = if paths.is_empty() {
+    let (checked, Checked { problems, warnings }) = if paths.is_empty() {
         builtin()
     } else {
         given(paths)
@@ -16,13 +19,21 @@ pub fn run(mode: Mode, paths: &[PathBuf]) -> Result<ExitCode, Error> {
     if mode.is_json() {
         output::print_value(
             mode,
-            &json!({ "valid": problems.is_empty(), "checked": checked, "problems": problems }),
+            &json!({ "valid": problems.is_empty(), "checked": checked, "problems": problems,
+                     "warnings": warnings }),
         );
     } else {
         for p in &problems {
             crate::outln!("{}", crate::text::escape_control(p));
         }
-        crate::outln!("{checked} checked, {} problems", problems.len());
+        for w in &warnings {
+            crate::outln!("warning: {}", crate::text::escape_control(w));
+        }
+        crate::outln!(
+            "{checked} checked, {} problems, {} warnings",
+            problems.len(),
+            warnings.len()
+        );
     }
     Ok(if problems.is_empty() {
         ExitCode::Success
@@ -32,12 +43,18 @@ pub fn run(mode: Mode, paths: &[PathBuf]) -> Result<ExitCode, Error> {
 }
 
 /// The embedded catalogue: every file parses, follows the CTP rules, and exports valid CMP.
-fn builtin() -> (usize, Vec<String>) {
+fn builtin() -> (usize, Checked) {
     let defs = crate::catalogue::all();
     let mut problems: Vec<String> = crate::catalogue::load_errors().to_vec();
+    let mut warnings = Vec::new();
     problems.extend(rules::check_catalogue(defs));
     for def in defs {
         let cap = crate::cmp::mapping::capability(def);
+        warnings.extend(
+            crate::cmp::validate::capability_warnings(&cap)
+                .into_iter()
+                .map(|w| format!("{} (exported capability): {w}", def.id)),
+        );
         problems.extend(
             crate::cmp::validate::check_capability(&cap)
                 .into_iter()
@@ -51,19 +68,20 @@ fn builtin() -> (usize, Vec<String>) {
                 .map(|p| format!("{} (exported manifest): {p}", def.id)),
         );
     }
-    (defs.len(), problems)
+    (defs.len(), Checked { problems, warnings })
 }
 
-fn given(paths: &[PathBuf]) -> (usize, Vec<String>) {
+fn given(paths: &[PathBuf]) -> (usize, Checked) {
     let mut checked = 0;
-    let mut problems = Vec::new();
+    let mut out = Checked::default();
     for path in paths {
-        if path.is_file() {
+        // Anything but a folder is read as a definition file (a FIFO is refused, not waited on).
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_dir()) {
             checked += 1;
-            problems.extend(check_definition_file(path));
+            out.problems.extend(check_definition_file(path));
         } else if cmp_dir(path).is_some() {
             checked += 1;
-            problems.extend(check_folder(path));
+            folder(&mut out, path);
         } else if path.is_dir() {
             let mut folders: Vec<PathBuf> = std::fs::read_dir(path)
                 .map(|rd| {
@@ -75,26 +93,37 @@ fn given(paths: &[PathBuf]) -> (usize, Vec<String>) {
                 .unwrap_or_default();
             folders.sort();
             let before = checked;
-            for folder in folders.iter().filter(|f| cmp_dir(f).is_some()) {
+            for f in folders.iter().filter(|f| cmp_dir(f).is_some()) {
                 checked += 1;
-                problems.extend(check_folder(folder));
+                folder(&mut out, f);
             }
             if checked == before {
-                problems.push(format!("{}: no CMP tool folders found", path.display()));
+                out.problems
+                    .push(format!("{}: no CMP tool folders found", path.display()));
             }
         } else {
-            problems.push(format!("{}: no such file or directory", path.display()));
+            out.problems
+                .push(format!("{}: no such file or directory", path.display()));
         }
     }
-    (checked, problems)
+    (checked, out)
 }
 
+fn folder(out: &mut Checked, path: &Path) {
+    let found = check(path);
+    out.problems.extend(found.problems);
+    out.warnings.extend(found.warnings);
+}
+
+/// Largest definition file read; the catalogue's are a few kilobytes.
+const MAX_DEFINITION_BYTES: u64 = 4 * 1024 * 1024;
+
 fn check_definition_file(path: &Path) -> Vec<String> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) => return vec![format!("{}: cannot read: {e}", path.display())],
+    let bytes = match read::read(path, MAX_DEFINITION_BYTES, Links::Follow) {
+        Ok(b) => b,
+        Err(e) => return vec![e.describe(path)],
     };
-    match serde_json::from_str::<ToolDefinition>(&text) {
+    match serde_json::from_slice::<ToolDefinition>(&bytes) {
         Ok(def) => rules::check_definition(&def)
             .into_iter()
             .map(|p| format!("{}: {p}", path.display()))

@@ -1,11 +1,11 @@
 //! The CTP ToolResult envelope and its error codes (`tool-result.schema.json`).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
 
 /// The standard CTP error codes. Serialised in SCREAMING_SNAKE_CASE as the schema lists them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum ErrorCode {
     InvalidInput,
@@ -87,20 +87,20 @@ impl std::error::Error for ToolError {}
 
 pub type ToolOutcome = Result<Value, ToolError>;
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Metadata {
     /// Milliseconds spent executing, including validation.
     pub execution_time: f64,
     pub input_size: u64,
     pub output_size: u64,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
     pub tool_version: String,
 }
 
 /// One CTP ToolResult. Serialises to exactly the fields the schema allows.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolResult {
     pub success: bool,

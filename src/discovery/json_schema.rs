@@ -138,11 +138,49 @@ pub fn intent_schema(params: &IndexMap<String, ParamSpec>) -> Value {
     json!({ "type": "object", "properties": props, "required": required, "additionalProperties": false })
 }
 
-/// The output schema of a catalogue tool: the inferred shape of its `data`, an object.
+/// The schema of a catalogue tool's `data`, as its contract declares it.
 pub fn output_schema(def: &ToolDefinition) -> Value {
-    let mut schema = crate::cmp::mapping::returns_schema(&def.example.output);
-    if schema.get("type") != Some(&json!("object")) {
-        schema = json!({ "type": "object" });
+    match crate::catalogue::contract(&def.id) {
+        Some(c) => c.output,
+        // Only while a tool's contract is being written; the catalogue tests demand one.
+        None => {
+            let schema = crate::cmp::mapping::returns_schema(&def.example.output);
+            if schema.get("type") == Some(&json!("object")) {
+                schema
+            } else {
+                json!({ "type": "object" })
+            }
+        }
+    }
+}
+
+/// [`output_schema`] as the command line returns it: with `--output-file`, `output` is
+/// replaced by `outputFile` (`{path, bytes, sha256}` of the file written).
+pub fn cli_output_schema(def: &ToolDefinition) -> Value {
+    let mut schema = output_schema(def);
+    let has_output = schema.pointer("/properties/output").is_some();
+    if !has_output {
+        return schema;
+    }
+    if let Some(Value::Array(required)) = schema.get_mut("required") {
+        required.retain(|r| r != "output");
+    }
+    if let Some(Value::Object(props)) = schema.get_mut("properties") {
+        props.insert("outputFile".into(), output_file_schema());
     }
     schema
+}
+
+/// What `data.outputFile` holds when `--output-file` was given.
+pub fn output_file_schema() -> Value {
+    json!({
+        "type": "object",
+        "description": "with --output-file, instead of output: the file written",
+        "properties": {
+            "path": { "type": "string" },
+            "bytes": { "type": "integer" },
+            "sha256": { "type": "string" },
+        },
+        "required": ["path", "bytes", "sha256"],
+    })
 }

@@ -67,7 +67,7 @@ pub fn intent_name(tool: &str, intent: &Intent, index: usize) -> String {
 pub fn intent_tool(manifest: &Manifest, intent: &Intent, index: usize) -> Value {
     let consent = if intent.destructive {
         " Destructive: cannot be undone; asks for confirmation."
-    } else if intent.confirm {
+    } else if intent.needs_consent() {
         " Asks for confirmation before running."
     } else {
         ""
@@ -95,7 +95,7 @@ pub fn intent_tool(manifest: &Manifest, intent: &Intent, index: usize) -> Value 
         "description": description,
         "inputSchema": json_schema::intent_schema(&intent.params),
         "annotations": {
-            "readOnlyHint": !intent.confirm && !intent.destructive && intent.idempotent,
+            "readOnlyHint": !intent.needs_consent() && intent.idempotent,
             "destructiveHint": intent.destructive,
             "idempotentHint": intent.idempotent,
             // External programs reach files, repositories and networks beyond the call.

@@ -11,6 +11,7 @@ pub mod mcp;
 pub mod openapi;
 pub mod tool_doc;
 pub mod vendors;
+pub mod written;
 
 use crate::ctp::ToolDefinition;
 

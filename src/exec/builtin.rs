@@ -4,6 +4,7 @@ use crate::catalogue;
 use crate::ctp::{ErrorCode, ToolDefinition, ToolError, ToolResult, params};
 use crate::tools::{self, Args};
 use serde_json::{Map, Value, json};
+use std::io::Write;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
 use std::time::Instant;
@@ -42,21 +43,22 @@ pub fn run_definition_owned(def: &ToolDefinition, raw: Map<String, Value>) -> To
     run_definition_to(def, raw, None)
 }
 
-/// Runs a tool and applies the output limit (`CMPX_MAX_OUTPUT`): a longer `output` is
-/// truncated with a warning, after being written in full to `output_file` when one is given.
+/// Runs a tool and applies the output limit (`CMPX_MAX_OUTPUT`): a longer result is an error
+/// that says how to get it (`--output-file`), never a cut one. With `output_file`, `output`
+/// goes to that new file and `data` names it instead of carrying it.
 pub fn run_definition_to(
     def: &ToolDefinition,
     raw: Map<String, Value>,
     output_file: Option<&Path>,
 ) -> ToolResult {
     let started = Instant::now();
-    let input_size = super::serialized_len(&raw);
+    let input_size = super::input_bytes(&raw);
     let outcome = params::prepare_owned(def, raw).and_then(|prepared| execute(def, &prepared));
     finish_outcome(def, outcome, started, input_size, output_file)
 }
 
-/// The result of an outcome once the output limit is applied (and the full output saved to
-/// `output_file`, when given).
+/// The result of an outcome once `output` is saved to `output_file` (when given) and the
+/// output limit is checked.
 pub fn finish_outcome(
     def: &ToolDefinition,
     outcome: Result<Value, ToolError>,
@@ -64,66 +66,73 @@ pub fn finish_outcome(
     input_size: u64,
     output_file: Option<&Path>,
 ) -> ToolResult {
-    let mut warnings = Vec::new();
     let outcome = outcome.and_then(|mut data| {
-        if let (Some(path), Some(Value::String(full))) = (output_file, data.get("output")) {
-            save_output(path, full)?;
-            warnings.push(format!(
-                "the full output ({}) was written to {}",
-                crate::limits::human(full.len() as u64),
-                path.display()
-            ));
+        if let Some(path) = output_file {
+            let Some(Value::String(full)) = data.get("output") else {
+                return Err(ToolError::invalid(format!(
+                    "{} has no output text to write to a file; --output-file is for tools whose result carries `output`",
+                    def.id
+                )));
+            };
+            let saved = save_output(path, full)?;
+            if let Value::Object(map) = &mut data {
+                map.remove("output");
+                map.insert("outputFile".into(), saved);
+            }
         }
-        if let Some(w) = cap_output(
-            &mut data,
-            crate::limits::max_output(),
-            output_file.is_some(),
-        ) {
-            warnings.push(w);
-        }
+        check_output_size(&data, crate::limits::max_output())?;
         Ok(data)
     });
-    let mut result = super::envelope_sized(outcome, started, input_size, def.version());
-    if let Some(m) = result.metadata.as_mut() {
-        m.warnings.extend(warnings);
-    }
-    result
+    super::envelope_sized(outcome, started, input_size, def.version())
 }
 
-/// Truncates `data.output` to at most `limit` bytes (on a character boundary).
-fn cap_output(data: &mut Value, limit: u64, saved: bool) -> Option<String> {
-    let Some(Value::String(output)) = data.get_mut("output") else {
-        return None;
-    };
-    let full = output.len() as u64;
-    if full <= limit {
-        return None;
+/// A result larger than the output limit is refused whole: an agent must never take a cut
+/// result for the real one.
+pub fn check_output_size(data: &Value, limit: u64) -> Result<(), ToolError> {
+    let size = super::json_len(data);
+    if size <= limit {
+        return Ok(());
     }
-    let mut cut = usize::try_from(limit)
-        .unwrap_or(usize::MAX)
-        .min(output.len());
-    while !output.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    output.truncate(cut);
-    output.shrink_to_fit();
-    let how = if saved {
-        String::new()
-    } else {
-        " pass --output-file <path> to get all of it, or".to_string()
-    };
-    Some(format!(
-        "output truncated to the first {} of {} ({} bytes of {full});{how} set {} to raise the limit",
-        crate::limits::human(cut as u64),
-        crate::limits::human(full),
-        cut,
-        crate::limits::MAX_OUTPUT_ENV
+    Err(too_large(size, limit))
+}
+
+/// The error for a result of `size` bytes over the output limit.
+pub fn too_large(size: u64, limit: u64) -> ToolError {
+    ToolError::new(
+        ErrorCode::ExecutionError,
+        format!(
+            "the result ({}) is larger than the output limit ({}); run it with --output-file <path> to have the output written to a file, or raise {}",
+            crate::limits::human(size),
+            crate::limits::human(limit),
+            crate::limits::MAX_OUTPUT_ENV
+        ),
+    )
+    .with_data(json!({ "outputTooLarge": true, "size": size, "limit": limit }))
+}
+
+/// Writes the full output to a new file (an existing file is never replaced) and describes
+/// it: `{path, bytes, sha256}`.
+fn save_output(path: &Path, output: &str) -> Result<Value, ToolError> {
+    use sha2::Digest;
+    write_new_file(path, |file| file.write_all(output.as_bytes()))?;
+    Ok(output_file_record(
+        path,
+        output.len() as u64,
+        &hex::encode(sha2::Sha256::digest(output.as_bytes())),
     ))
 }
 
-/// Writes the full output to a new file; an existing file is never replaced.
-fn save_output(path: &Path, output: &str) -> Result<(), ToolError> {
-    use std::io::Write;
+/// `data.outputFile`: where the output went, its size and its SHA-256.
+pub fn output_file_record(path: &Path, bytes: u64, sha256: &str) -> Value {
+    json!({ "path": path.display().to_string(), "bytes": bytes, "sha256": sha256 })
+}
+
+/// Creates `path` (never replacing a file), lets `write` fill it, and syncs it; a partial
+/// file is removed, since a partial file is worse than none.
+pub fn write_new_file(
+    path: &Path,
+    write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> Result<(), ToolError> {
     let shown = path.display();
     let mut file = std::fs::OpenOptions::new()
         .write(true)
@@ -140,10 +149,9 @@ fn save_output(path: &Path, output: &str) -> Result<(), ToolError> {
                 format!("cannot write the output to {shown}: {why}"),
             )
         })?;
-    file.write_all(output.as_bytes())
+    write(&mut file)
         .and_then(|()| file.sync_all())
         .map_err(|e| {
-            // A partial file is worse than none.
             let _ = std::fs::remove_file(path);
             ToolError::new(
                 ErrorCode::ExecutionError,

@@ -5,6 +5,7 @@ use crate::ctp::{ErrorCode, ToolError};
 use serde_json::{Value, json};
 use std::io::Read;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -15,7 +16,7 @@ pub struct Limits {
     pub max_output: usize,
 }
 
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+pub const DEFAULT_TIMEOUT: Duration = crate::limits::DEFAULT_TIMEOUT;
 pub const DEFAULT_MAX_OUTPUT: usize = 16 * 1024 * 1024;
 const STDERR_TAIL: usize = 4096;
 
@@ -114,6 +115,89 @@ fn parse_stdout(bytes: &[u8], truncated: bool) -> (Value, &'static str) {
     )
 }
 
+/// The process group of the program running now (0: none). Read by the signal handler.
+static RUNNING_GROUP: AtomicI32 = AtomicI32::new(0);
+/// The signal (SIGTERM, SIGINT) that arrived while a program ran (0: none): stop it, and
+/// everything it started, then exit.
+static STOP: AtomicI32 = AtomicI32::new(0);
+/// Whether [`become_subreaper`] made orphans ours (only then are they swept).
+static SUBREAPER: AtomicBool = AtomicBool::new(false);
+
+/// Makes this process the reaper of every orphan below it (Linux), so that a program's
+/// descendants that left its process group — `setsid`, daemons — are still ours to stop.
+pub fn become_subreaper() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl with PR_SET_CHILD_SUBREAPER only sets a flag on this process.
+    unsafe {
+        if libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 {
+            SUBREAPER.store(true, Ordering::SeqCst);
+        }
+    }
+}
+
+/// SIGTERM and SIGINT end this process; while a program runs, they first stop the program
+/// and everything it started (see [`run`]).
+pub fn stop_on_signals() {
+    extern "C" fn on_signal(sig: libc::c_int) {
+        if RUNNING_GROUP.load(Ordering::SeqCst) == 0 {
+            // SAFETY: _exit is async-signal-safe.
+            unsafe { libc::_exit(128 + sig) };
+        }
+        STOP.store(sig, Ordering::SeqCst);
+    }
+    // SAFETY: the handler only touches atomics and calls _exit, both async-signal-safe.
+    unsafe {
+        let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        libc::signal(libc::SIGTERM, handler);
+        libc::signal(libc::SIGINT, handler);
+    }
+}
+
+/// Stops every process left below this one: with [`become_subreaper`], the orphans of a
+/// finished or stopped program are re-parented to us. Killing one can orphan its own
+/// children in turn, so this repeats until nothing is left (or a second has passed).
+fn stop_descendants() {
+    // Without it, our children are only those other threads started (tests run in parallel).
+    if !SUBREAPER.load(Ordering::SeqCst) {
+        return;
+    }
+    let me = std::process::id();
+    let deadline = std::time::Instant::now() + Duration::from_secs(1);
+    loop {
+        let children = children_of(me);
+        if children.is_empty() || std::time::Instant::now() > deadline {
+            return;
+        }
+        for pid in children {
+            // SAFETY: kill and waitpid on our own children.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+                libc::waitpid(pid, std::ptr::null_mut(), 0);
+            }
+        }
+    }
+}
+
+/// The pids whose parent is `parent`, from /proc.
+fn children_of(parent: u32) -> Vec<libc::pid_t> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<libc::pid_t>().ok())
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .ok()
+                .and_then(|stat| {
+                    // pid (comm) state ppid …; comm may hold spaces and parentheses.
+                    let after = &stat[stat.rfind(')')? + 1..];
+                    after.split_whitespace().nth(1)?.parse::<u32>().ok()
+                })
+                == Some(parent)
+        })
+        .collect()
+}
+
 #[cfg(unix)]
 fn kill_group(pgid: u32) {
     // SAFETY: killpg only sends a signal; an already-empty group yields ESRCH, which is fine.
@@ -163,23 +247,41 @@ pub fn run(
     let cap = limits.max_output;
     let out_reader = std::thread::spawn(move || read_capped(stdout, cap));
     let err_reader = std::thread::spawn(move || read_tail(stderr, STDERR_TAIL));
+    RUNNING_GROUP.store(pid as i32, Ordering::SeqCst);
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let _ = tx.send(child.wait());
     });
-    let (status, timed_out) = match rx.recv_timeout(limits.timeout) {
-        Ok(status) => (status, false),
-        Err(_) => {
-            kill_group(pid);
-            (
-                rx.recv()
-                    .unwrap_or_else(|_| Err(std::io::Error::other("wait failed"))),
-                true,
-            )
+    let deadline = std::time::Instant::now() + limits.timeout;
+    let (status, timed_out) = loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match rx.recv_timeout(left.min(Duration::from_millis(20))) {
+            Ok(status) => break (status, false),
+            Err(mpsc::RecvTimeoutError::Timeout)
+                if left.is_zero() || STOP.load(Ordering::SeqCst) != 0 =>
+            {
+                kill_group(pid);
+                break (
+                    rx.recv()
+                        .unwrap_or_else(|_| Err(std::io::Error::other("wait failed"))),
+                    true,
+                );
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                break (Err(std::io::Error::other("wait failed")), false);
+            }
         }
     };
-    // Anything the program left running in its group would hold our pipes open.
+    // Anything the program left running, in its group or not, would hold our pipes open.
     kill_group(pid);
+    stop_descendants();
+    RUNNING_GROUP.store(0, Ordering::SeqCst);
+    let sig = STOP.load(Ordering::SeqCst);
+    if sig != 0 {
+        // SAFETY: _exit ends the process at once, as the signal asked.
+        unsafe { libc::_exit(128 + sig) };
+    }
     let out = out_reader.join().unwrap_or(Captured {
         bytes: Vec::new(),
         truncated: false,

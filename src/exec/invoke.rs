@@ -2,7 +2,7 @@
 //! consent when the intent asks for it, then in-process for `cmpx run …` or as a program.
 
 use super::confirm::{self, Consent};
-use super::external::{self, Limits};
+use super::external::Limits;
 use super::template;
 use crate::cmp::{Intent, Manifest};
 use crate::ctp::{ErrorCode, ToolError, ToolResult};
@@ -98,9 +98,14 @@ pub fn invoke(target: &Target, given: &Map<String, Value>, flags: &Flags) -> Too
                 ),
             };
             let kind = if intent.destructive {
-                "destructive (cannot be undone)"
+                "destructive (cannot be undone)".to_string()
+            } else if intent.confirm {
+                "marked confirm".to_string()
             } else {
-                "marked confirm"
+                match intent.runs_code() {
+                    Some(why) => format!("running a value as code ({why})"),
+                    None => "marked confirm".to_string(),
+                }
             };
             let err = ToolError::new(
                 ErrorCode::Unauthorized,
@@ -122,7 +127,10 @@ pub fn invoke(target: &Target, given: &Map<String, Value>, flags: &Flags) -> Too
             return ToolResult::err(super::not_found(&argv[2]), None);
         };
         return match crate::argv::parse(&def, &argv[3..]) {
-            Ok(inv) => super::run_definition_to(&def, inv.args, flags.output_file.as_deref()),
+            Ok(inv) => {
+                let bounds = super::worker::Bounds::new(Some(flags.limits.timeout));
+                super::worker::run(&def, inv.args, flags.output_file.as_deref(), bounds)
+            }
             Err(e) => super::envelope(Err(e.into_tool_error()), started, given, &version),
         };
     }
@@ -131,6 +139,13 @@ pub fn invoke(target: &Target, given: &Map<String, Value>, flags: &Flags) -> Too
     } else {
         &intent.success_codes
     };
-    let outcome = external::run(&argv, &target.manifest.aliases, codes, flags.limits);
+    let outcome = super::worker::run_program(
+        &argv,
+        &target.manifest.aliases,
+        codes,
+        flags.limits,
+        &|| false,
+    )
+    .unwrap_or_else(|| Err(ToolError::execution("the call was cancelled")));
     super::envelope(outcome, started, given, &version)
 }

@@ -9,6 +9,7 @@ pub mod external;
 pub mod invoke;
 pub mod stream;
 pub mod template;
+pub mod worker;
 
 pub use builtin::{
     finish_outcome, not_found, run_builtin, run_definition, run_definition_owned, run_definition_to,
@@ -25,7 +26,7 @@ pub fn envelope(
     input: &Map<String, Value>,
     version: &str,
 ) -> ToolResult {
-    envelope_sized(outcome, started, serialized_len(input), version)
+    envelope_sized(outcome, started, input_bytes(input), version)
 }
 
 /// [`envelope`] for a caller that measured its input before giving it away.
@@ -60,10 +61,16 @@ fn millis(started: Instant) -> f64 {
     (started.elapsed().as_secs_f64() * 1e6).round() / 1e3
 }
 
-/// The length of `v` as compact JSON, without building it. Strings, where a large input or
-/// output lives, are measured by a branch-free scan instead of running the escaper.
-fn serialized_len(v: &Map<String, Value>) -> u64 {
-    object_len(v)
+/// `metadata.inputSize`: the bytes of the argument values as the tool receives them: a
+/// string counts its UTF-8 bytes (a 10-byte file given as `@path` is 10, whatever escaping JSON
+/// would need), any other value its compact JSON text. Names are not input.
+pub fn input_bytes(args: &Map<String, Value>) -> u64 {
+    args.values()
+        .map(|v| match v {
+            Value::String(s) => s.len() as u64,
+            other => json_len(other),
+        })
+        .sum()
 }
 
 fn json_len(v: &Value) -> u64 {
@@ -94,7 +101,19 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn serialized_len_matches_serde_json_exactly() {
+    fn input_size_counts_the_bytes_of_each_value() {
+        let Value::Object(args) =
+            json!({"input": "a\n\"é", "indent": 4, "sort": true, "keys": ["x"]})
+        else {
+            unreachable!()
+        };
+        // "a\n\"é" is 5 bytes (é takes two); 4 is 1; true is 4; ["x"] is 5.
+        assert_eq!(input_bytes(&args), 5 + 1 + 4 + 5);
+        assert_eq!(input_bytes(&Map::new()), 0);
+    }
+
+    #[test]
+    fn json_len_matches_serde_json_exactly() {
         let samples = [
             json!({}),
             json!({"a": null, "b": true, "c": false, "d": [], "e": {}}),
@@ -108,7 +127,7 @@ mod tests {
                 unreachable!()
             };
             assert_eq!(
-                serialized_len(map),
+                object_len(map),
                 serde_json::to_string(&v).unwrap().len() as u64,
                 "{v}"
             );

@@ -22,14 +22,23 @@ pub enum Streamed {
     Declined(Map<String, Value>),
 }
 
-/// Runs tool `def` with its streaming parameter read from `path` and prints the result. `raw`
+/// Where the streamed parameter's bytes come from.
+#[derive(Debug, Clone, Copy)]
+pub enum Input<'a> {
+    /// `@path`: read in pieces, once or twice.
+    File(&'a Path),
+    /// `-`: standard input, already read whole (it cannot be read twice).
+    Stdin(&'a [u8]),
+}
+
+/// Runs tool `def` with its streaming parameter read from `input` and prints the result. `raw`
 /// holds the other arguments. Compact JSON with an output within the limit streams; otherwise
 /// (`--pretty`, a terminal, `--output-file`, a longer output) the same plan runs over the file
 /// into memory, so the file is still taken as bytes and the output limit applies as usual.
 pub fn run(
     def: &ToolDefinition,
     raw: Map<String, Value>,
-    path: &Path,
+    input: Input,
     mode: Mode,
     output_file: Option<&Path>,
 ) -> Result<Streamed, Error> {
@@ -37,10 +46,13 @@ pub fn run(
     let Some((param, plan)) = streaming(&def.id) else {
         return Ok(Streamed::Declined(raw));
     };
-    let size = match std::fs::metadata(path) {
-        Ok(m) if m.is_file() => m.len(),
-        // Missing files, FIFOs and devices: the ordinary path reads them (once) or says why not.
-        _ => return Ok(Streamed::Declined(raw)),
+    let size = match input {
+        Input::File(path) => match std::fs::metadata(path) {
+            Ok(m) if m.is_file() => m.len(),
+            // Missing files, FIFOs and devices: the ordinary path reads them (once) or says why.
+            _ => return Ok(Streamed::Declined(raw)),
+        },
+        Input::Stdin(bytes) => bytes.len() as u64,
     };
     if size > crate::limits::max_input() {
         return Ok(Streamed::Declined(raw));
@@ -49,38 +61,48 @@ pub fn run(
     // parameter has no constraints of its own (a unit test in `tools::streaming` sees to it).
     let mut probe = raw.clone();
     probe.insert(param.to_string(), Value::String(String::new()));
-    let args_size = super::serialized_len(&probe);
+    // `inputSize` is the file's bytes plus the other values' (see `exec::input_bytes`).
+    let input_size = super::input_bytes(&probe) + size;
     let prepared = match params::prepare_owned(def, probe) {
         Ok(p) => p,
         Err(_) => return Ok(Streamed::Declined(raw)),
     };
     let args = Args::new(&prepared);
-    let measured = std::cell::Cell::new(None);
-    let input = Chunks::file(path).measuring(&measured);
-    let planned = match plan(&args, input) {
+    let (chunks, path) = match input {
+        Input::File(path) => (Chunks::file(path), Some(path)),
+        Input::Stdin(bytes) => (Chunks::bytes(bytes), None),
+    };
+    let planned = match plan(&args, chunks) {
         Ok(Some(p)) => p,
         Ok(None) => return Ok(Streamed::Declined(raw)),
         Err(stop) => {
-            let input_size = args_size - 2 + measure(&input).unwrap_or(size + 2);
             return stop_error(stop, param, path).report(started, input_size, def, mode);
         }
     };
-    // `inputSize` counts the file as it would appear, escaped, inside the arguments. The first
-    // complete pass measures it; a tool that streams in one pass has not made it yet.
-    let input_size = || {
-        args_size - 2
-            + measured
-                .get()
-                .or_else(|| measure(&input))
-                .unwrap_or(size + 2)
-    };
-    match planned.output {
-        Output::Stream { len, emit }
-            if mode == (Mode::Json { pretty: false })
-                && output_file.is_none()
-                && len <= crate::limits::max_output() =>
-        {
-            let stamp = file_stamp(path);
+    let fields_size = super::json_len(&crate::tools::data::with_output(
+        String::new(),
+        Value::Object(planned.fields.clone()),
+    ));
+    match (planned.output, output_file) {
+        (Output::Stream { emit, .. }, Some(target)) => {
+            let stamp = path.and_then(file_stamp);
+            let outcome =
+                to_file(target, emit, || path.and_then(file_stamp) == stamp).map(|saved| {
+                    let mut data = planned.fields;
+                    data.insert("outputFile".into(), saved);
+                    Value::Object(data)
+                });
+            let result = super::finish_outcome(def, outcome, started, input_size, None);
+            crate::output::print_result(mode, &result);
+            Ok(Streamed::Printed(result))
+        }
+        (Output::Stream { len, .. }, None) if fields_size + len > crate::limits::max_output() => {
+            // Refused before a byte is produced: the limit is known from the plan.
+            let e = super::builtin::too_large(fields_size + len, crate::limits::max_output());
+            Failure::Tool(e).report(started, input_size, def, mode)
+        }
+        (Output::Stream { emit, .. }, None) if mode == (Mode::Json { pretty: false }) => {
+            let stamp = path.and_then(file_stamp);
             let mut out = stdout();
             let _ = out.write_all(b"{\"success\":true,\"data\":{\"output\":\"");
             let mut escaper = crate::jsonstr::Escaper::new(&mut out);
@@ -97,7 +119,9 @@ pub fn run(
             }
             let failed = match emitted {
                 Err(stop) => Some(stop.to_string()),
-                Ok(()) if file_stamp(path) != stamp => Some("the file changed".to_string()),
+                Ok(()) if path.and_then(file_stamp) != stamp => {
+                    Some("the file changed".to_string())
+                }
                 Ok(()) => None,
             };
             let _ = out.write_all(b"\"");
@@ -115,7 +139,7 @@ pub fn run(
             )) + written;
             let metadata = Metadata {
                 execution_time: 0.0,
-                input_size: input_size(),
+                input_size,
                 output_size,
                 warnings,
                 tool_version: def.version().to_string(),
@@ -129,16 +153,72 @@ pub fn run(
                 None => result,
             }))
         }
-        output => {
+        (output, _) => {
             let plan = Plan {
                 fields: planned.fields,
                 output,
             };
             let outcome = run_in_memory(plan);
-            let result = super::finish_outcome(def, outcome, started, input_size(), output_file);
+            let result = super::finish_outcome(def, outcome, started, input_size, output_file);
             crate::output::print_result(mode, &result);
             Ok(Streamed::Printed(result))
         }
+    }
+}
+
+/// Streams the output into a new file at `target`, hashing it on the way; `unchanged` says
+/// whether the input stayed as it was (a file changed midway is an error, and the output
+/// file is removed).
+fn to_file(
+    target: &Path,
+    emit: crate::tools::streaming::Emit,
+    unchanged: impl Fn() -> bool,
+) -> Result<Value, ToolError> {
+    use sha2::Digest;
+    let mut hasher = sha2::Sha256::new();
+    let mut bytes = 0u64;
+    super::builtin::write_new_file(target, |file| {
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
+        let mut hashing = Hashing {
+            inner: &mut out,
+            hasher: &mut hasher,
+            bytes: &mut bytes,
+        };
+        emit(&mut hashing).map_err(|stop| std::io::Error::other(stop.to_string()))?;
+        out.flush()?;
+        if unchanged() {
+            Ok(())
+        } else {
+            Err(std::io::Error::other(
+                "the input file changed while it was read",
+            ))
+        }
+    })?;
+    Ok(super::builtin::output_file_record(
+        target,
+        bytes,
+        &hex::encode(hasher.finalize()),
+    ))
+}
+
+/// A writer that hashes and counts what passes through it.
+struct Hashing<'a, W: Write> {
+    inner: &'a mut W,
+    hasher: &'a mut sha2::Sha256,
+    bytes: &'a mut u64,
+}
+
+impl<W: Write> Write for Hashing<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        use sha2::Digest;
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        *self.bytes += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
     }
 }
 
@@ -164,19 +244,6 @@ fn finish(
     ToolResult::ok(Value::Object(fields), metadata)
 }
 
-/// The length of the file's text as a JSON string, measured in one more fast pass; `None` if
-/// the file cannot be read (it was, a moment ago, so the estimate is then size + quotes).
-fn measure(input: &Chunks) -> Option<u64> {
-    let mut len = 2u64;
-    input
-        .each(|piece| {
-            len += crate::jsonstr::len_bytes(piece) - 2;
-            Ok(())
-        })
-        .ok()?;
-    Some(len)
-}
-
 fn file_stamp(path: &Path) -> Option<(u64, std::time::SystemTime)> {
     let m = std::fs::metadata(path).ok()?;
     Some((m.len(), m.modified().ok()?))
@@ -200,10 +267,13 @@ enum Failure {
     Tool(ToolError),
 }
 
-fn stop_error(stop: Stop, param: &str, path: &Path) -> Failure {
+fn stop_error(stop: Stop, param: &str, path: Option<&Path>) -> Failure {
     match stop {
         Stop::Tool(e) => Failure::Tool(e),
-        Stop::Io(e) => Failure::Usage(crate::argv::unreadable(param, &path.to_string_lossy(), &e)),
+        Stop::Io(e) => Failure::Usage(match path {
+            Some(path) => crate::argv::unreadable(param, &path.to_string_lossy(), &e),
+            None => Error::io("read", "standard input", e),
+        }),
     }
 }
 

@@ -267,7 +267,12 @@ impl<R: BufRead, W: Write> Server<R, W> {
             ));
         };
         let result = match &tool.kind {
-            Kind::Builtin(def) => crate::exec::run_definition_to(def, args.clone(), None),
+            Kind::Builtin(def) => crate::exec::worker::run(
+                def,
+                args.clone(),
+                None,
+                crate::exec::worker::Bounds::new(None),
+            ),
             Kind::Intent(target) => {
                 let target = target.as_ref().clone();
                 self.call_intent(&target, args)

@@ -307,7 +307,11 @@ pub fn load(roots: &[PathBuf]) -> Index {
     index
 }
 
+/// Largest cache read back; a bigger (or non-regular) file is ignored and the index rebuilt.
+const MAX_CACHE_BYTES: u64 = 256 * 1024 * 1024;
+
 fn read_cache(path: &Path) -> Option<Index> {
-    let bytes = std::fs::read(path).ok()?;
+    let bytes =
+        crate::cmp::read::read(path, MAX_CACHE_BYTES, crate::cmp::read::Links::Refuse).ok()?;
     serde_json::from_slice(&bytes).ok()
 }

@@ -157,7 +157,8 @@ fn candidate(
             .map(|(n, _)| n.clone())
             .collect(),
         params: intent.params.clone(),
-        confirm: intent.confirm,
+        // An intent that runs a value as code asks for consent like a `confirm` one.
+        confirm: intent.confirm || intent.runs_code().is_some(),
         destructive: intent.destructive,
         adapter: tool.adapter,
         path: tool.dir.clone(),

@@ -2,6 +2,7 @@
 
 use super::ToolFn;
 use super::args::Args;
+use super::line_breaks;
 use crate::ctp::{ToolError, ToolOutcome};
 use heck::{
     ToKebabCase, ToLowerCamelCase, ToShoutyKebabCase, ToShoutySnakeCase, ToSnakeCase, ToTitleCase,
@@ -53,13 +54,10 @@ fn case_converter(args: &Args) -> ToolOutcome {
 
 /// Applies `f` to each line, keeping the line endings (`\n` or `\r\n`) as they were.
 fn map_lines(text: &str, f: impl Fn(&str) -> String) -> String {
-    text.split('\n')
-        .map(|line| match line.strip_suffix('\r') {
-            Some(body) => f(body) + "\r",
-            None => f(line),
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    line_breaks::lines_with_endings(text)
+        .into_iter()
+        .map(|(line, ending)| f(line) + ending)
+        .collect()
 }
 
 fn convert(case: &str, s: &str) -> String {
@@ -91,9 +89,9 @@ fn convert(case: &str, s: &str) -> String {
                 }
             })
             .collect(),
-        "alternating" => {
+        "alternating" | "inverse-alternating" => {
             // Only letters advance the alternation, so "a b" becomes "a B" rather than "a b".
-            let mut upper = false;
+            let mut upper = case == "inverse-alternating";
             s.chars()
                 .map(|c| {
                     if !c.is_alphabetic() {
@@ -228,6 +226,7 @@ mod tests {
             ("path", "hello/world/foo"),
             ("swap", "hELLO wORLD_FOO"),
             ("alternating", "hElLo WoRlD_fOo"),
+            ("inverse-alternating", "HeLlO wOrLd_FoO"),
         ];
         for (target, out) in expect {
             assert_eq!(case("Hello World_foo", target), out, "{target}");

@@ -3,7 +3,6 @@
 //! bytes: a file is taken as it is, text or not, as `sha256sum` or `base64` would take it.
 
 use crate::ctp::ToolError;
-use std::cell::Cell;
 use std::io::Read;
 use std::path::Path;
 
@@ -47,13 +46,12 @@ impl From<std::io::Error> for Stop {
 pub struct Chunks<'a> {
     source: Source<'a>,
     size: usize,
-    /// Where the first complete pass over a file leaves the input's length as a JSON string.
-    json_len: Option<&'a Cell<Option<u64>>>,
 }
 
 #[derive(Debug, Clone, Copy)]
 enum Source<'a> {
     Text(&'a str),
+    Bytes(&'a [u8]),
     File(&'a Path),
 }
 
@@ -63,7 +61,14 @@ impl<'a> Chunks<'a> {
         Chunks {
             source: Source::Text(text),
             size: CHUNK,
-            json_len: None,
+        }
+    }
+
+    /// Bytes already in memory (standard input read whole), text or not.
+    pub fn bytes(bytes: &'a [u8]) -> Self {
+        Chunks {
+            source: Source::Bytes(bytes),
+            size: CHUNK,
         }
     }
 
@@ -72,16 +77,6 @@ impl<'a> Chunks<'a> {
         Chunks {
             source: Source::File(path),
             size: CHUNK,
-            json_len: None,
-        }
-    }
-
-    /// Has the first complete pass also measure the input as a JSON string (quotes included),
-    /// which the result's `metadata.inputSize` needs, instead of a pass of its own.
-    pub fn measuring(self, json_len: &'a Cell<Option<u64>>) -> Self {
-        Chunks {
-            json_len: Some(json_len),
-            ..self
         }
     }
 
@@ -98,6 +93,7 @@ impl<'a> Chunks<'a> {
     pub fn byte_len(&self) -> Result<u64, Stop> {
         match self.source {
             Source::Text(text) => Ok(text.len() as u64),
+            Source::Bytes(bytes) => Ok(bytes.len() as u64),
             Source::File(path) => Ok(std::fs::metadata(path)?.len()),
         }
     }
@@ -107,18 +103,8 @@ impl<'a> Chunks<'a> {
     pub fn each(&self, mut each: impl FnMut(&[u8]) -> Result<(), Stop>) -> Result<(), Stop> {
         match self.source {
             Source::Text(text) => text.as_bytes().chunks(self.size).try_for_each(each),
-            Source::File(path) => match self.json_len.filter(|cell| cell.get().is_none()) {
-                Some(cell) => {
-                    let mut len = 2;
-                    read_file(path, self.size, &mut |piece| {
-                        len += crate::jsonstr::len_bytes(piece) - 2;
-                        each(piece)
-                    })?;
-                    cell.set(Some(len));
-                    Ok(())
-                }
-                None => read_file(path, self.size, &mut each),
-            },
+            Source::Bytes(bytes) => bytes.chunks(self.size).try_for_each(each),
+            Source::File(path) => read_file(path, self.size, &mut each),
         }
     }
 }
@@ -192,11 +178,7 @@ mod tests {
         }
         let text = "a\"b\n".repeat(1000);
         std::fs::write(&path, &text).unwrap();
-        let measured = Cell::new(None);
-        let chunks = Chunks::file(&path).with_chunk_size(7).measuring(&measured);
-        collect(chunks).unwrap();
-        let expected = serde_json::to_string(&text).unwrap().len() as u64;
-        assert_eq!(measured.get(), Some(expected));
+        let chunks = Chunks::file(&path).with_chunk_size(7);
         assert_eq!(chunks.byte_len().unwrap(), text.len() as u64);
     }
 

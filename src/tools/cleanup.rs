@@ -19,21 +19,7 @@ pub const TOOLS: &[(&str, ToolFn)] = &[
     ("diacritics-remover", diacritics_remover),
 ];
 
-/// Splits text into lines, each with its own ending ("\n", "\r\n" or "" for the last line), so
-/// line-wise edits can keep the input's line endings exactly.
-pub(super) fn lines_with_endings(text: &str) -> Vec<(&str, &str)> {
-    text.split_inclusive('\n')
-        .map(|line| {
-            if let Some(body) = line.strip_suffix("\r\n") {
-                (body, "\r\n")
-            } else if let Some(body) = line.strip_suffix('\n') {
-                (body, "\n")
-            } else {
-                (line, "")
-            }
-        })
-        .collect()
-}
+pub(super) use super::line_breaks::lines_with_endings;
 
 /// A regex compiled once per process from a constant pattern.
 fn cached(cell: &'static OnceLock<Regex>, pattern: &str) -> Result<&'static Regex, ToolError> {

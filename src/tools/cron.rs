@@ -368,12 +368,17 @@ fn cron_parser(args: &Args) -> ToolOutcome {
         None => Utc::now(),
     };
     let mut runs = Vec::new();
+    let mut formatted = Vec::new();
+    let user_format = args.opt_str("format");
     let start = from.with_timezone(&tz);
     let mut cursor = start;
     while runs.len() < count {
         match cron.find_next_occurrence(&cursor, false) {
             Ok(next) => {
                 runs.push(next.to_rfc3339_opts(SecondsFormat::Secs, false));
+                if let Some(f) = user_format {
+                    formatted.push(super::time::strftime(&next, f)?);
+                }
                 cursor = next;
             }
             Err(CronError::TimeSearchLimitExceeded) => break,
@@ -396,10 +401,15 @@ fn cron_parser(args: &Args) -> ToolOutcome {
         format!(
             "{description}\n\nNext runs ({}):\n{}",
             tz.name(),
-            runs.iter()
-                .map(|r| format!("  {r}"))
-                .collect::<Vec<_>>()
-                .join("\n")
+            (if user_format.is_some() {
+                &formatted
+            } else {
+                &runs
+            })
+            .iter()
+            .map(|r| format!("  {r}"))
+            .collect::<Vec<_>>()
+            .join("\n")
         )
     };
     if let Some(note) = &note {
@@ -414,6 +424,9 @@ fn cron_parser(args: &Args) -> ToolOutcome {
         "fields": field_map,
         "timezone": tz.name(),
     });
+    if user_format.is_some() {
+        data["formattedRuns"] = json!(formatted);
+    }
     if let Some(note) = note {
         data["note"] = Value::String(note);
     }
@@ -964,5 +977,39 @@ mod tests {
                 .get("note")
                 .is_none()
         );
+    }
+
+    #[test]
+    fn custom_output_date_format_matches_python_strftime() {
+        let data = run_ok(
+            "cron-parser",
+            json!({"expression": "30 9 * * 1-5", "count": 3, "from": "2024-01-05T12:00:00Z",
+                   "timezone": "Europe/Paris", "format": "%a %d %b %Y %H:%M %Z"}),
+        );
+        let expected = [
+            "Mon 08 Jan 2024 09:30 CET",
+            "Tue 09 Jan 2024 09:30 CET",
+            "Wed 10 Jan 2024 09:30 CET",
+        ];
+        assert_eq!(data["formattedRuns"], json!(expected));
+        assert_eq!(data["nextRuns"][0], "2024-01-08T09:30:00+01:00");
+        assert!(
+            data["output"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("  Mon 08 Jan 2024 09:30 CET\n")
+        );
+        if let Some(py) = crate::tools::testing::python(
+            "from datetime import datetime, timedelta\n\
+             for d in (8, 9, 10): print(datetime(2024, 1, d, 9, 30).strftime('%a %d %b %Y %H:%M') + ' CET')",
+        ) {
+            assert_eq!(py, expected.join("\n"));
+        }
+        let (code, msg) = run_err(
+            "cron-parser",
+            json!({"expression": "* * * * *", "format": "%Q"}),
+        );
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(msg.contains("unknown or incomplete % specifier"), "{msg}");
     }
 }

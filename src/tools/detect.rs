@@ -953,7 +953,9 @@ fn probe_markdown(s: &str, found: &mut Found) {
     static FEATURES: OnceLock<Vec<(&'static str, Regex)>> = OnceLock::new();
     let features = FEATURES.get_or_init(|| {
         [
-            ("headings", r"(?m)^#{1,6} \S"),
+            // CommonMark ATX headings: up to three spaces of indent, one to six #, then at
+            // least one space or tab.
+            ("headings", r"(?m)^ {0,3}#{1,6}[ \t]+\S"),
             ("fenced code", r"(?m)^(```|~~~)"),
             ("links", r"\[[^\]\n]+\]\([^)\s]+\)"),
             (
@@ -965,7 +967,13 @@ fn probe_markdown(s: &str, found: &mut Found) {
                 r"(?m)^\s{0,3}([-*+]|\d+\.) \S[^\n]*\n\s{0,3}([-*+]|\d+\.) \S",
             ),
             ("block quotes", r"(?m)^> "),
-            ("tables", r"(?m)^\|?\s*:?-{3,}:?\s*\|"),
+            // A GFM table: a header row holding a pipe, then a delimiter row of cells of one or
+            // more hyphens, each with optional colons, outer pipes optional (required for a
+            // single column).
+            (
+                "tables",
+                r"(?m)^[^\n]*\|[^\n]*\n {0,3}(?:\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?|\|[ \t]*:?-+:?[ \t]*\|)[ \t]*\r?$",
+            ),
             ("inline code", r"`[^`\n]+`"),
         ]
         .into_iter()
@@ -977,13 +985,18 @@ fn probe_markdown(s: &str, found: &mut Found) {
         .filter(|(_, re)| re.is_match(s))
         .map(|(name, _)| *name)
         .collect();
-    let confidence = match seen.len() {
+    let mut confidence = match seen.len() {
         0 => return,
-        1 if matches!(seen[0], "headings" | "fenced code" | "tables") => 0.65,
+        1 if matches!(seen[0], "headings" | "fenced code") => 0.65,
         1 => 0.45,
         2 => 0.8,
         _ => 0.9,
     };
+    // A delimiter row under a piped header is Markdown's own: it outranks the same text read
+    // as '|'-separated values.
+    if seen.contains(&"tables") {
+        confidence = f64::max(confidence, 0.85);
+    }
     add(
         found,
         "markdown",
@@ -1184,5 +1197,49 @@ mod tests {
         let deep_xml = nest("<a>", "", "</a>", 1_000_000);
         let d = run_ok("format-detector", json!({"input": deep_xml}));
         assert_eq!(d["format"], "html");
+    fn markdown_headings_at_every_level_and_spacing() {
+        for level in 1..=6 {
+            for gap in [" ", "   ", "\t", " \t "] {
+                for indent in ["", " ", "   "] {
+                    let text = format!("{indent}{} Title{gap}here\nplain text", "#".repeat(level))
+                        .replacen(" Title", &format!("{gap}Title"), 1);
+                    let d = run_ok("format-detector", json!({"input": text}));
+                    assert_eq!(d["format"], "markdown", "{text:?}: {d}");
+                }
+            }
+        }
+        // Seven #, no space, or four spaces of indent are not headings.
+        for text in ["####### x\nplain", "#hashtag\nplain", "plain\n    # code"] {
+            let d = run_ok("format-detector", json!({"input": text}));
+            assert_ne!(d["format"], "markdown", "{text:?}: {d}");
+        }
+    }
+
+    #[test]
+    fn gfm_tables_with_every_delimiter_row_form() {
+        for delimiter in [
+            "|-|-|",
+            "| - | - |",
+            "-|-",
+            "- | -",
+            "|:-|-:|",
+            "| :-: | :--- |",
+            ":-:|---:",
+            "|---|---|",
+            "| --- | --- |  ",
+        ] {
+            for header in ["| a | b |", "a | b"] {
+                let text = format!("{header}\n{delimiter}\n| 1 | 2 |\n");
+                let d = run_ok("format-detector", json!({"input": text}));
+                assert_eq!(d["format"], "markdown", "{text:?}: {d}");
+            }
+        }
+        let single = run_ok("format-detector", json!({"input": "| a |\n| - |\n| 1 |\n"}));
+        assert_eq!(single["format"], "markdown", "{single}");
+        let crlf = run_ok(
+            "format-detector",
+            json!({"input": "a | b\r\n-|-\r\n1 | 2\r\n"}),
+        );
+        assert_eq!(crlf["format"], "markdown", "{crlf}");
     }
 }

@@ -6,6 +6,7 @@
 
 use super::ToolFn;
 use super::args::Args;
+use super::line_breaks;
 use super::yaml;
 use crate::ctp::{ToolError, ToolOutcome};
 use serde_json::{Map, Value, json};
@@ -454,7 +455,7 @@ fn service_name(image: &str) -> String {
 fn commands(input: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut current = String::new();
-    for line in input.lines() {
+    for line in line_breaks::lines(input) {
         let line = line.trim_end();
         match line.strip_suffix('\\') {
             Some(head) => {

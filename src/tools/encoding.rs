@@ -170,14 +170,31 @@ fn url_encoder(args: &Args) -> ToolOutcome {
     let input = args.str("input")?;
     let mode = args.str("mode")?;
     let scope = args.str("scope")?;
-    let output = if mode == "decode" {
-        url_decode(input, scope == "form")?
-    } else {
-        match scope {
-            "form" => url::form_urlencoded::byte_serialize(input.as_bytes()).collect(),
-            "uri" => utf8_percent_encode(input, URI).to_string(),
-            _ => utf8_percent_encode(input, COMPONENT).to_string(),
+    let convert = |text: &str| -> Result<String, ToolError> {
+        Ok(if mode == "decode" {
+            url_decode(text, scope == "form")?
+        } else {
+            match scope {
+                "form" => url::form_urlencoded::byte_serialize(text.as_bytes()).collect(),
+                "uri" => utf8_percent_encode(text, URI).to_string(),
+                _ => utf8_percent_encode(text, COMPONENT).to_string(),
+            }
+        })
+    };
+    let output = if args.flag("perLine") {
+        let mut out = String::with_capacity(input.len());
+        for (n, (line, ending)) in super::line_breaks::lines_with_endings(input)
+            .into_iter()
+            .enumerate()
+        {
+            let converted = convert(line)
+                .map_err(|e| ToolError::invalid(format!("line {}: {}", n + 1, e.message)))?;
+            out.push_str(&converted);
+            out.push_str(ending);
         }
+        out
+    } else {
+        convert(input)?
     };
     Ok(json!({ "output": output, "mode": mode, "scope": scope }))
 }
@@ -414,6 +431,36 @@ mod tests {
     }
 
     // Test strings from RFC 3986 §2 and the WHATWG URL Standard's form serializer.
+    #[test]
+    fn url_encoder_per_line_matches_python_quote() {
+        let input = "a b&c\r\nhttps://x.example/é?q=1\rlast/one\n";
+        let enc = run_ok("url-encoder", json!({"input": input, "perLine": true}));
+        assert_eq!(
+            enc["output"],
+            "a%20b%26c\r\nhttps%3A%2F%2Fx.example%2F%C3%A9%3Fq%3D1\rlast%2Fone\n"
+        );
+        let dec = run_ok(
+            "url-encoder",
+            json!({"input": enc["output"], "mode": "decode", "perLine": true}),
+        );
+        assert_eq!(dec["output"], input);
+        if let Some(py) = crate::tools::testing::python(
+            "from urllib.parse import quote\n\
+             for l in ['a b&c', 'https://x.example/\\u00e9?q=1', 'last/one']: print(quote(l, safe=\"!*'()~\"))",
+        ) {
+            let ours: Vec<&str> =
+                super::super::line_breaks::lines(enc["output"].as_str().unwrap_or_default())
+                    .collect();
+            assert_eq!(ours.join("\n"), py);
+        }
+        let (code, msg) = run_err(
+            "url-encoder",
+            json!({"input": "ok\nbad%zz", "mode": "decode", "perLine": true}),
+        );
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(msg.starts_with("line 2: malformed percent-escape"), "{msg}");
+    }
+
     #[test]
     fn url_component_keeps_only_unreserved() {
         let data = run_ok("url-encoder", json!({"input": "a b&c=d/e?f~g.h_i-j!*'()"}));

@@ -4,6 +4,7 @@
 use super::ToolFn;
 use super::args::Args;
 use super::encoding::{bytes_output, input_bytes};
+use super::line_breaks;
 use crate::ctp::{ToolError, ToolOutcome};
 use serde_json::json;
 use std::fmt::Write as _;
@@ -116,7 +117,7 @@ fn parse_dump(input: &str) -> Result<(Vec<u8>, u64), ToolError> {
     let mut start: Option<u64> = None;
     let mut previous: Vec<u8> = Vec::new();
     let mut squeezed_at: Option<usize> = None;
-    for (n, raw) in input.lines().enumerate() {
+    for (n, raw) in line_breaks::lines(input).enumerate() {
         let number = n + 1;
         let line = raw.trim();
         if line.is_empty() {

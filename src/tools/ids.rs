@@ -30,6 +30,7 @@ fn uuid_generator(args: &Args) -> ToolOutcome {
     let version = args.str("version")?;
     let count = args.usize("count")?;
     let format = args.str("format")?;
+    let uppercase = args.flag("uppercase");
     let name_based = if matches!(version, "v3" | "v5") {
         Some((
             namespace(args.opt_str("namespace"))?,
@@ -53,7 +54,7 @@ fn uuid_generator(args: &Args) -> ToolOutcome {
                 ("max", _) => Uuid::max(),
                 _ => Uuid::new_v4(),
             };
-            render(id, format)
+            render(id, format, uppercase)
         })
         .collect();
     Ok(json!({
@@ -90,7 +91,20 @@ fn name(given: Option<&str>) -> Result<&str, ToolError> {
     })
 }
 
-fn render(id: Uuid, format: &str) -> String {
+fn render(id: Uuid, format: &str, uppercase: bool) -> String {
+    let text = render_lower(id, format);
+    if uppercase {
+        // Only hex digits change: "urn:uuid:" stays lower case, as RFC 9562 writes it.
+        match text.strip_prefix("urn:uuid:") {
+            Some(hex) => format!("urn:uuid:{}", hex.to_uppercase()),
+            None => text.to_uppercase(),
+        }
+    } else {
+        text
+    }
+}
+
+fn render_lower(id: Uuid, format: &str) -> String {
     match format {
         "uppercase" => id.hyphenated().to_string().to_uppercase(),
         "no-hyphens" => id.simple().to_string(),
@@ -364,6 +378,29 @@ mod tests {
             .iter()
             .map(|v| Uuid::parse_str(v.as_str().unwrap()).unwrap())
             .collect()
+    }
+
+    #[test]
+    fn uppercase_applies_to_every_format_as_python_writes_it() {
+        let gen_ = |format: &str| {
+            run_ok(
+                "uuid-generator",
+                json!({"version": "v5", "namespace": "dns", "name": "python.org",
+                       "format": format, "uppercase": true}),
+            )["output"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        };
+        assert_eq!(gen_("standard"), "886313E1-3B8A-5372-9B90-0C9AEE199E5D");
+        assert_eq!(gen_("no-hyphens"), "886313E13B8A53729B900C9AEE199E5D");
+        assert_eq!(gen_("braces"), "{886313E1-3B8A-5372-9B90-0C9AEE199E5D}");
+        assert_eq!(gen_("urn"), "urn:uuid:886313E1-3B8A-5372-9B90-0C9AEE199E5D");
+        if let Some(py) = crate::tools::testing::python(
+            "import uuid; u = uuid.uuid5(uuid.NAMESPACE_DNS, 'python.org'); print(str(u).upper()); print(u.hex.upper())",
+        ) {
+            assert_eq!(py, format!("{}\n{}", gen_("standard"), gen_("no-hyphens")));
+        }
     }
 
     // Python documentation examples for uuid.uuid3 / uuid.uuid5.

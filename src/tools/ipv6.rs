@@ -3,6 +3,7 @@
 
 use super::ToolFn;
 use super::args::Args;
+use super::line_breaks;
 use super::network::{format_mac, full_ipv6};
 use crate::ctp::{ToolError, ToolOutcome};
 use ipnet::Ipv6Net;
@@ -319,7 +320,7 @@ fn mac_address_formatter(args: &Args) -> ToolOutcome {
     let upper = args.str("case")? == "upper";
     let mut addresses = Vec::new();
     let mut lines = Vec::new();
-    for (i, line) in input.lines().enumerate() {
+    for (i, line) in line_breaks::lines(input).enumerate() {
         if line.trim().is_empty() {
             continue;
         }

@@ -2,15 +2,14 @@
 //! standard library, options like jq's `-r`, `-c`, `-s`, `-n` and `--arg`.
 //!
 //! A filter can recurse without bound (`def f: 1 + f; f`), which overflows the stack, or loop
-//! without yielding (`[repeat(1)]`), so it runs in a child process ([`isolate`]). There (and in
-//! unit tests) it runs on a worker thread with a time limit, since jaq values are
+//! without yielding (`[repeat(1)]`). The worker process every built-in tool runs in
+//! (`exec::worker`) contains the first; here it runs on a thread with a time limit, since jaq values are
 //! reference-counted and not `Send`. Filters that yield endlessly stop at [`MAX_RESULTS`].
 
 use super::ToolFn;
 use super::args::Args;
 use super::budget::{self, Tally};
 use super::depth;
-use super::isolate;
 use super::json;
 use crate::ctp::{ToolError, ToolOutcome};
 use jaq_core::load::{Arena, File, Loader};
@@ -24,31 +23,6 @@ pub const TOOLS: &[(&str, ToolFn)] = &[("jq-processor", jq_processor)];
 
 const MAX_RESULTS: usize = 10_000;
 const TIME_LIMIT: Duration = Duration::from_secs(10);
-/// The child's own limit is [`TIME_LIMIT`]; this one only catches a child that cannot stop.
-const CHILD_TIME_LIMIT: Duration = Duration::from_secs(15);
-const PARAMS: &[&str] = &[
-    "filter",
-    "input",
-    "rawOutput",
-    "compact",
-    "slurp",
-    "nullInput",
-    "variables",
-];
-
-fn jq_processor(args: &Args) -> ToolOutcome {
-    isolate::run(
-        &isolate::Job {
-            id: "jq-processor",
-            params: PARAMS,
-            time_limit: CHILD_TIME_LIMIT,
-            timeout_message: "the filter did not finish in time (an endless loop such as [repeat(1)] or a very large range?)",
-        },
-        args,
-        run_here,
-    )
-}
-
 fn time_limit_error() -> ToolError {
     ToolError::invalid(format!(
         "the filter did not finish within {} seconds (an endless loop such as [repeat(1)] or a very large range?)",
@@ -68,7 +42,9 @@ const JQ_SYNTAX: depth::Syntax = depth::Syntax {
     line_breaks: b"",
 };
 
-fn run_here(args: &Args) -> ToolOutcome {
+/// A filter that recurses without bound overflows the stack of the worker process every
+/// built-in tool runs in (`exec::worker`), which reports it; the rest is bounded here.
+fn jq_processor(args: &Args) -> ToolOutcome {
     let filter = args.str("filter")?.to_string();
     depth::check("filter", &filter, &JQ_SYNTAX, depth::MAX_DEPTH)?;
     let null_input = args.flag("nullInput");

@@ -3,7 +3,7 @@
 
 use super::ToolFn;
 use super::args::Args;
-use super::cleanup::lines_with_endings;
+use super::line_breaks::{self, lines_with_endings};
 use super::replace::read_escapes;
 use crate::ctp::{ToolError, ToolOutcome};
 use comfy_table::{
@@ -23,14 +23,14 @@ pub const TOOLS: &[(&str, ToolFn)] = &[
 
 /// The line ending the text mostly uses, for joining lines the tool creates.
 fn line_ending(text: &str) -> &'static str {
-    if text.contains("\r\n") { "\r\n" } else { "\n" }
+    line_breaks::first_ending(text)
 }
 
 /// Paragraphs: runs of non-blank lines, separated by one or more blank lines.
 fn paragraphs(text: &str) -> Vec<Vec<&str>> {
     let mut out: Vec<Vec<&str>> = Vec::new();
     let mut current = Vec::new();
-    for line in text.lines() {
+    for line in line_breaks::lines(text) {
         if line.trim().is_empty() {
             if !current.is_empty() {
                 out.push(std::mem::take(&mut current));
@@ -86,8 +86,7 @@ fn text_wrapper(args: &Args) -> ToolOutcome {
             }
             out
         } else {
-            input
-                .lines()
+            line_breaks::lines(input)
                 .flat_map(|line| {
                     if line.trim().is_empty() {
                         vec![String::new()]

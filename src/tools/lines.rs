@@ -2,6 +2,7 @@
 
 use super::ToolFn;
 use super::args::Args;
+use super::line_breaks;
 use crate::ctp::ToolOutcome;
 use serde_json::json;
 use std::cmp::Ordering;
@@ -23,9 +24,9 @@ struct Lines<'a> {
 impl<'a> Lines<'a> {
     fn parse(text: &'a str) -> Self {
         Lines {
-            lines: text.lines().collect(),
-            eol: if text.contains("\r\n") { "\r\n" } else { "\n" },
-            trailing: text.ends_with('\n'),
+            lines: line_breaks::lines(text).collect(),
+            eol: line_breaks::first_ending(text),
+            trailing: line_breaks::ends_with_break(text),
         }
     }
 
@@ -73,6 +74,12 @@ fn line_sorter(args: &Args) -> ToolOutcome {
                 "natural" => Key::Natural(natural_chunks(&fold(l))),
                 "length" => Key::Length(l.graphemes(true).count()),
                 "numeric" => Key::Numeric(leading_number(l)),
+                // The last word first (surnames, file names after a path), then the whole
+                // line, so that equal last words keep a deterministic order.
+                "last-word" => {
+                    let last = l.split_whitespace().next_back().unwrap_or("");
+                    Key::Text(format!("{}\u{0}{}", fold(last), fold(l)))
+                }
                 _ => Key::Text(fold(l)),
             };
             (key, *l)
@@ -268,6 +275,33 @@ mod tests {
         assert_eq!(data["lines"], 2);
         assert_eq!(data["duplicatesRemoved"], 2);
         assert_eq!(data["emptyRemoved"], 1);
+    }
+
+    #[test]
+    fn line_sorter_sorts_by_last_word() {
+        let sort = |input: &str, extra: serde_json::Value| {
+            let mut args = json!({"input": input, "mode": "last-word"});
+            if let (Some(a), Some(e)) = (args.as_object_mut(), extra.as_object()) {
+                a.extend(e.clone());
+            }
+            run_ok("line-sorter", args)["output"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        };
+        assert_eq!(
+            sort(
+                "Ada Lovelace\nAlan Turing\nGrace Hopper\nedsger dijkstra\n",
+                json!({})
+            ),
+            "edsger dijkstra\nGrace Hopper\nAda Lovelace\nAlan Turing\n"
+        );
+        assert_eq!(
+            sort("x b\ny a\n\nz", json!({"order": "desc"})),
+            "z\nx b\ny a\n"
+        );
+        // Python: sorted(lines, key=lambda l: (l.split()[-1:] or [''])[0].lower())
+        assert_eq!(sort("b 2\r\na 10\r\nc 1", json!({})), "c 1\r\na 10\r\nb 2");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use super::ToolFn;
 use super::args::{Args, decode_base64_param};
+use super::line_breaks;
 use crate::ctp::{ToolError, ToolOutcome};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
@@ -71,7 +72,7 @@ fn split_items<'a>(text: &'a str, sep: &str) -> Vec<&'a str> {
         return Vec::new();
     }
     if sep == "\n" {
-        return text.lines().collect();
+        return line_breaks::lines(text).collect();
     }
     let body = text.strip_suffix(sep).unwrap_or(text);
     body.split(sep).collect()
@@ -155,11 +156,10 @@ fn list_comparer(args: &Args) -> ToolOutcome {
 
 /// A text's line ending (the first one found, LF if none) and whether it ends with one.
 fn line_style(text: &str) -> (&'static str, bool) {
-    let eol = match text.find(['\r', '\n']) {
-        Some(i) if text[i..].starts_with("\r\n") => "\r\n",
-        _ => "\n",
-    };
-    (eol, text.ends_with('\n'))
+    (
+        line_breaks::first_ending(text),
+        line_breaks::ends_with_break(text),
+    )
 }
 
 fn line_deduplicator(args: &Args) -> ToolOutcome {
@@ -169,7 +169,7 @@ fn line_deduplicator(args: &Args) -> ToolOutcome {
     let trim = args.flag("trim");
     let empty = args.str("emptyLines")?;
     let (eol, trailing) = line_style(input);
-    let lines: Vec<&str> = input.lines().collect();
+    let lines: Vec<&str> = line_breaks::lines(input).collect();
 
     // Per key: how often it occurs and the index of the occurrence that is kept.
     let mut seen: IndexMap<String, (usize, usize)> = IndexMap::new();

@@ -9,6 +9,8 @@ pub mod budget;
 pub mod chunks;
 pub mod data;
 pub mod depth;
+#[cfg(test)]
+mod parse_equivalence;
 pub mod streaming;
 #[cfg(test)]
 pub mod testing;
@@ -44,7 +46,6 @@ mod html;
 mod html_scan;
 mod ids;
 mod ipv6;
-mod isolate;
 mod jq;
 mod json;
 mod json_query;
@@ -53,6 +54,7 @@ mod kdf;
 mod keyformats;
 mod keys;
 mod layout;
+mod line_breaks;
 mod lines;
 mod lists;
 mod lookup;

@@ -20,6 +20,7 @@ fn password_generator(args: &Args) -> ToolOutcome {
     let count = args.usize("count")?;
     let exclude_ambiguous = args.flag("excludeAmbiguous");
     let symbol_set = args.str("symbolSet")?;
+    let exclude = args.opt_str("exclude").unwrap_or("");
     let selected: Vec<(&str, &str)> = [
         ("uppercase", UPPER),
         ("lowercase", LOWER),
@@ -39,15 +40,17 @@ fn password_generator(args: &Args) -> ToolOutcome {
     for (name, chars) in &selected {
         let mut set: Vec<char> = Vec::new();
         for c in chars.chars() {
-            let skip =
-                c.is_control() || set.contains(&c) || (exclude_ambiguous && AMBIGUOUS.contains(c));
+            let skip = c.is_control()
+                || set.contains(&c)
+                || exclude.contains(c)
+                || (exclude_ambiguous && AMBIGUOUS.contains(c));
             if !skip {
                 set.push(c);
             }
         }
         if set.is_empty() {
             return Err(ToolError::invalid(format!(
-                "the {name} class has no characters left (symbolSet is empty or only ambiguous characters)"
+                "the {name} class has no characters left (symbolSet is empty, or every character is ambiguous or in exclude); turn the class off or exclude fewer characters"
             )));
         }
         classes.push(set);
@@ -167,6 +170,26 @@ mod tests {
             assert!(!p.chars().any(|c| "Il1|O0o".contains(c)), "{p}");
             assert!(p.chars().any(|c| c == '-' || c == '_'), "{p}");
         }
+    }
+
+    #[test]
+    fn excluded_characters_never_appear() {
+        let data = run_ok(
+            "password-generator",
+            json!({"length": 40, "count": 100, "exclude": "aeiouAEIOU0\"'`"}),
+        );
+        // 26 + 26 + 10 + 27 symbols, less 10 vowels and the digit 0 (the quotes are not in
+        // the default symbol set).
+        assert_eq!(data["alphabetSize"], 78);
+        for p in passwords(&data) {
+            assert!(!p.chars().any(|c| "aeiouAEIOU0\"'`".contains(c)), "{p}");
+        }
+        let (code, msg) = run_err(
+            "password-generator",
+            json!({"digits": true, "exclude": "0123456789"}),
+        );
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(msg.contains("digits class has no characters left"), "{msg}");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use super::ToolFn;
 use super::args::Args;
+use super::line_breaks;
 use crate::ctp::{ToolError, ToolOutcome};
 use linkify::{LinkFinder, LinkKind};
 use regex::Regex;
@@ -116,7 +117,7 @@ fn morse_code_converter(args: &Args) -> ToolOutcome {
     let mut unknown: Vec<String> = Vec::new();
     let mut lines = Vec::new();
     if args.str("mode")? == "decode" {
-        for line in input.lines() {
+        for line in line_breaks::lines(input) {
             lines.push(decode_line(
                 line,
                 letter_sep,
@@ -139,7 +140,7 @@ fn morse_code_converter(args: &Args) -> ToolOutcome {
             .map(|c| if c == '.' { dot } else { dash })
             .collect()
     };
-    for (n, line) in input.lines().enumerate() {
+    for (n, line) in line_breaks::lines(input).enumerate() {
         let mut words = Vec::new();
         let mut letters: Vec<String> = Vec::new();
         for (col, c) in line.chars().enumerate() {

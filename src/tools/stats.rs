@@ -3,6 +3,7 @@
 
 use super::ToolFn;
 use super::args::Args;
+use super::line_breaks;
 use crate::ctp::ToolOutcome;
 use serde_json::json;
 use std::collections::{HashMap, HashSet};
@@ -69,7 +70,7 @@ fn text_statistics(args: &Args) -> ToolOutcome {
         "bytes": input.len(),
         "words": words.len(),
         "uniqueWords": unique,
-        "lines": input.lines().count(),
+        "lines": line_breaks::lines(input).count(),
         "sentences": sentences,
         "paragraphs": paragraphs,
         "whitespace": whitespace,
@@ -86,7 +87,7 @@ fn text_statistics(args: &Args) -> ToolOutcome {
 fn count_paragraphs(text: &str) -> usize {
     let mut count = 0;
     let mut in_paragraph = false;
-    for line in text.lines() {
+    for line in line_breaks::lines(text) {
         let blank = line.trim().is_empty();
         if !blank && !in_paragraph {
             count += 1;

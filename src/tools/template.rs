@@ -6,30 +6,20 @@ use super::args::Args;
 use super::budget::{self, Capped};
 use super::data::with_output;
 use super::depth;
-use super::isolate;
 use crate::ctp::{ToolError, ToolOutcome};
 use indexmap::IndexMap;
 use minijinja::value::{Enumerator, Object, ObjectRepr};
 use minijinja::{AutoEscape, Environment, UndefinedBehavior};
 use serde_json::{Value, json};
 use std::sync::Arc;
-use std::time::Duration;
 
 pub const TOOLS: &[(&str, ToolFn)] = &[("template-renderer", template_renderer)];
 
-/// Handlebars partials can recurse without bound and Jinja loops can nest to billions of steps,
-/// so rendering runs in a child process with a time limit.
+/// Handlebars partials can recurse without bound and Jinja loops can nest to billions of steps;
+/// the worker process every built-in tool runs in (`exec::worker`) bounds both, in time, memory
+/// and stack.
 fn template_renderer(args: &Args) -> ToolOutcome {
-    isolate::run(
-        &isolate::Job {
-            id: "template-renderer",
-            params: &["template", "data", "engine", "strict", "escape"],
-            time_limit: Duration::from_secs(10),
-            timeout_message: "rendering did not finish in time (a very large or endless loop?)",
-        },
-        args,
-        render,
-    )
+    render(args)
 }
 
 /// Blocks (`{{#if}}`, `{% for %}`) and brackets inside one tag may nest this deep: below

@@ -75,4 +75,24 @@ pub fn assert_too_deep(id: &str, args: Value, what: &str, limit: usize) {
         msg.starts_with(&expected),
         "{id}: expected '{expected}…', got: {msg}"
     );
+/// Runs `python3 -c program` and returns its trimmed stdout, for checking a tool against an
+/// independent implementation (datetime, hashlib, base64, uuid). `None`, with a note on
+/// stderr, where python3 is absent: the caller skips that comparison.
+pub fn python(program: &str) -> Option<String> {
+    match std::process::Command::new("python3")
+        .args(["-c", program])
+        .output()
+    {
+        Ok(out) if out.status.success() => {
+            Some(String::from_utf8_lossy(&out.stdout).trim_end().to_string())
+        }
+        Ok(out) => panic!(
+            "python3 failed on {program:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ),
+        Err(e) => {
+            eprintln!("skipped the comparison with Python: python3 cannot run ({e})");
+            None
+        }
+    }
 }

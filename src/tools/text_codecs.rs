@@ -4,6 +4,7 @@
 use super::ToolFn;
 use super::args::Args;
 use super::encoding::{bytes_output, input_bytes, parse_hex};
+use super::line_breaks;
 use crate::ctp::{ToolError, ToolOutcome};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
@@ -273,7 +274,7 @@ fn punycode_converter(args: &Args) -> ToolOutcome {
     let label_mode = args.str("scope")? == "label";
     let strict = args.flag("strict");
     let mut lines = Vec::new();
-    for (n, line) in input.lines().enumerate() {
+    for (n, line) in line_breaks::lines(input).enumerate() {
         let item = line.trim();
         if item.is_empty() {
             lines.push(String::new());

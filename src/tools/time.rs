@@ -53,6 +53,8 @@ fn timestamp_converter(args: &Args) -> ToolOutcome {
         "isoWeek": format!("{}-W{:02}", iso_week.year(), iso_week.week()),
         "isLeapYear": date.leap_year(),
         "inputFormat": detected,
+        "excelSerial": to_excel_serial(&local),
+        "dotnetTicks": instant.timestamp_nanos_opt().map(|ns| i128::from(ns) / 100 + DOTNET_UNIX_EPOCH_TICKS).and_then(|t| i64::try_from(t).ok()),
     });
     if let Some(f) = formatted {
         data["formatted"] = Value::String(f);
@@ -89,6 +91,13 @@ fn parse_input(
     if input.eq_ignore_ascii_case("now") {
         return Ok((Utc::now(), "now"));
     }
+    match unit {
+        "objectid" => return object_id(input),
+        _ if unit == "auto" && is_object_id(input) => return object_id(input),
+        "excel" => return excel_serial(input, tz),
+        "dotnet-ticks" => return dotnet_ticks(input),
+        _ => {}
+    }
     if looks_numeric(input) {
         return unix(input, unit);
     }
@@ -104,6 +113,100 @@ fn parse_input(
             crate::text::preview(input, 60)
         ))
     })
+}
+
+fn is_object_id(s: &str) -> bool {
+    s.len() == 24 && s.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// A MongoDB ObjectId: its first four bytes are the creation time in Unix seconds.
+fn object_id(input: &str) -> Result<(DateTime<Utc>, &'static str), ToolError> {
+    let hex = input
+        .trim_start_matches("ObjectId(\"")
+        .trim_end_matches("\")");
+    if !is_object_id(hex) {
+        return Err(ToolError::invalid(format!(
+            "'{}' is not a MongoDB ObjectId: expected 24 hexadecimal digits such as 65920080a1b2c3d4e5f60718",
+            crate::text::preview(input, 40)
+        )));
+    }
+    let seconds = u32::from_str_radix(&hex[..8], 16).unwrap_or(0);
+    Ok((
+        DateTime::from_timestamp(i64::from(seconds), 0).unwrap_or_default(),
+        "mongodb-objectid",
+    ))
+}
+
+/// Days between 0001-01-01 and 1970-01-01, in .NET ticks (100 ns).
+const DOTNET_UNIX_EPOCH_TICKS: i128 = 621_355_968_000_000_000;
+
+/// .NET `DateTime.Ticks`: 100-nanosecond intervals since 0001-01-01T00:00:00, read as UTC.
+fn dotnet_ticks(input: &str) -> Result<(DateTime<Utc>, &'static str), ToolError> {
+    let ticks: i128 = input
+        .parse()
+        .ok()
+        .filter(|t| (0..=3_155_378_975_999_999_999).contains(t))
+        .ok_or_else(|| {
+            ToolError::invalid(format!(
+                "'{}' is not .NET ticks: expected a whole number from 0 to 3155378975999999999 (DateTime.MaxValue)",
+                crate::text::preview(input, 40)
+            ))
+        })?;
+    let ns = (ticks - DOTNET_UNIX_EPOCH_TICKS) * 100;
+    let secs = ns.div_euclid(1_000_000_000) as i64;
+    let sub = ns.rem_euclid(1_000_000_000) as u32;
+    DateTime::from_timestamp(secs, sub)
+        .map(|dt| (dt, "dotnet-ticks"))
+        .ok_or_else(|| ToolError::invalid(format!("{input} ticks is outside the supported range")))
+}
+
+/// An Excel serial date (1900 date system) as wall-clock time in `tz`. Excel counts
+/// 1900-02-29, which never existed (Lotus 1-2-3's leap-year bug), so serials below 60 are one
+/// day later than a plain count from 1899-12-30, and 60 itself has no real date.
+fn excel_serial(input: &str, tz: Tz) -> Result<(DateTime<Utc>, &'static str), ToolError> {
+    let serial: f64 = input
+        .parse()
+        .ok()
+        .filter(|v: &f64| v.is_finite() && (0.0..=2_958_466.0).contains(v))
+        .ok_or_else(|| {
+            ToolError::invalid(format!(
+                "'{}' is not an Excel serial date: expected days since 1899-12-30 from 0 to 2958465.99999 (9999-12-31), e.g. 45292.5",
+                crate::text::preview(input, 40)
+            ))
+        })?;
+    if (60.0..61.0).contains(&serial) {
+        return Err(ToolError::invalid(
+            "Excel serial 60 is 1900-02-29, a day that exists only through Excel's 1900 leap-year bug",
+        ));
+    }
+    let base = if serial < 60.0 {
+        NaiveDate::from_ymd_opt(1899, 12, 31)
+    } else {
+        NaiveDate::from_ymd_opt(1899, 12, 30)
+    }
+    .and_then(|d| d.and_hms_opt(0, 0, 0))
+    .unwrap_or_default();
+    // Rounded to the millisecond: a serial's fraction is binary, so 0.5 s errors are common.
+    let ms = (serial * 86_400_000.0).round() as i64;
+    let naive = base + chrono::Duration::milliseconds(ms);
+    match tz.from_local_datetime(&naive) {
+        LocalResult::Single(dt) | LocalResult::Ambiguous(dt, _) => {
+            Ok((dt.with_timezone(&Utc), "excel-serial"))
+        }
+        LocalResult::None => Err(ToolError::invalid(format!(
+            "Excel serial {input} is {naive}, a wall-clock time that does not exist in {} (skipped by a DST change)",
+            tz.name()
+        ))),
+    }
+}
+
+/// The wall-clock time `local` as an Excel serial date (days since 1899-12-30), to the
+/// millisecond; `None` before 1900-03-01, where Excel's leap-year bug shifts serials.
+fn to_excel_serial(local: &DateTime<Tz>) -> Option<f64> {
+    let base = NaiveDate::from_ymd_opt(1899, 12, 30)?.and_hms_opt(0, 0, 0)?;
+    let ms = (local.naive_local() - base).num_milliseconds();
+    let serial = ms as f64 / 86_400_000.0;
+    (serial >= 61.0).then(|| (serial * 1e8).round() / 1e8)
 }
 
 fn looks_numeric(s: &str) -> bool {
@@ -169,6 +272,24 @@ fn unix(input: &str, unit: &str) -> Result<(DateTime<Utc>, &'static str), ToolEr
         })
 }
 
+/// An ISO 8601 date-time with its `Z` written as `+00:00` and a decimal comma as a point,
+/// which chrono's offset and fraction parsers need; other text is returned unchanged.
+fn iso_offset_form(input: &str) -> std::borrow::Cow<'_, str> {
+    let b = input.as_bytes();
+    let date_len = if b.get(4) == Some(&b'-') { 10 } else { 8 };
+    let looks_iso =
+        b.len() > date_len && b[..4].iter().all(u8::is_ascii_digit) && b[date_len] == b'T';
+    if !looks_iso {
+        return input.into();
+    }
+    let mut s = input.replace(',', ".");
+    if s.ends_with(['Z', 'z']) {
+        s.pop();
+        s.push_str("+00:00");
+    }
+    s.into()
+}
+
 /// Parses RFC 3339, other ISO 8601 shapes and RFC 2822; a date-time without an offset is read
 /// as wall-clock time in `tz`. `Ok(None)` means the text matches none of the forms.
 pub(super) fn parse_datetime(
@@ -178,12 +299,16 @@ pub(super) fn parse_datetime(
     if let Ok(dt) = DateTime::parse_from_rfc3339(input) {
         return Ok(Some((dt.with_timezone(&Utc), "rfc3339")));
     }
+    // ISO 8601 basic (20240101T000000Z) and extended forms, with Z or an offset of
+    // ±hh:mm, ±hhmm or ±hh, seconds optional, a fraction after '.' or ','.
+    let iso = iso_offset_form(input);
     for f in [
-        "%Y-%m-%dT%H:%M:%S%.f%z",
-        "%Y-%m-%dT%H:%M%z",
-        "%Y%m%dT%H%M%S%z",
+        "%Y-%m-%dT%H:%M:%S%.f%#z",
+        "%Y-%m-%dT%H:%M%#z",
+        "%Y%m%dT%H%M%S%.f%#z",
+        "%Y%m%dT%H%M%#z",
     ] {
-        if let Ok(dt) = DateTime::parse_from_str(input, f) {
+        if let Ok(dt) = DateTime::parse_from_str(&iso, f) {
             return Ok(Some((dt.with_timezone(&Utc), "iso8601")));
         }
     }
@@ -219,7 +344,7 @@ pub(super) fn parse_datetime(
     }
 }
 
-fn strftime(dt: &DateTime<Tz>, format: &str) -> Result<String, ToolError> {
+pub(super) fn strftime(dt: &DateTime<Tz>, format: &str) -> Result<String, ToolError> {
     let items: Vec<Item> = StrftimeItems::new(format).collect();
     if items.iter().any(|i| matches!(i, Item::Error)) {
         return Err(ToolError::invalid(format!(
@@ -343,5 +468,135 @@ mod tests {
         assert!(msg.contains("did you mean 'Europe/Paris'"), "{msg}");
         let (code, _) = run_err("timestamp-converter", json!({"input": "0", "format": "%Q"}));
         assert_eq!(code, ErrorCode::InvalidInput);
+    }
+
+    #[test]
+    fn iso_8601_basic_and_extended_forms_with_z_and_offsets() {
+        let unix = |input: &str| {
+            run_ok("timestamp-converter", json!({"input": input}))["unixSeconds"]
+                .as_i64()
+                .unwrap_or(i64::MIN)
+        };
+        // 2024-01-01T00:00:00Z is 1704067200; +01:00 is an hour earlier in UTC.
+        for (input, expected) in [
+            ("20240101T000000Z", 1704067200),
+            ("20240101T000000z", 1704067200),
+            ("20240101T0000Z", 1704067200),
+            ("20240101T000000.250Z", 1704067200),
+            ("20240101T000000,250Z", 1704067200),
+            ("20240101T000000+0000", 1704067200),
+            ("20240101T000000+0100", 1704063600),
+            ("20240101T000000-0130", 1704072600),
+            ("20240101T000000+01", 1704063600),
+            ("20240101T0000+0100", 1704063600),
+            ("2024-01-01T00:00:00Z", 1704067200),
+            ("2024-01-01T00:00Z", 1704067200),
+            ("2024-01-01T00:00:00.5Z", 1704067200),
+            ("2024-01-01T00:00:00,5Z", 1704067200),
+            ("2024-01-01T00:00:00+01:00", 1704063600),
+            ("2024-01-01T00:00:00+0100", 1704063600),
+            ("2024-01-01T00:00:00+01", 1704063600),
+            ("2024-01-01T00:00+01:00", 1704063600),
+            ("2024-01-01T00:00:00-05:30", 1704087000),
+        ] {
+            assert_eq!(unix(input), expected, "{input}");
+        }
+    }
+
+    #[test]
+    fn excel_serial_objectid_and_dotnet_ticks_match_python_and_sqlite() {
+        let read = |input: &str, unit: &str| {
+            run_ok("timestamp-converter", json!({"input": input, "unit": unit}))
+        };
+        // Worked examples: Excel shows 45292.5 as 2024-01-01 12:00; .NET's
+        // new DateTime(2024, 1, 1).Ticks is 638396640000000000.
+        let excel = read("45292.5", "excel");
+        assert_eq!(excel["iso8601"], "2024-01-01T12:00:00Z");
+        assert_eq!(excel["inputFormat"], "excel-serial");
+        assert_eq!(excel["excelSerial"], 45292.5);
+        let ticks = read("638396640000000000", "dotnet-ticks");
+        assert_eq!(ticks["iso8601"], "2024-01-01T00:00:00Z");
+        assert_eq!(ticks["dotnetTicks"], 638396640000000000i64);
+        let oid = read("65920080a1b2c3d4e5f60718", "auto");
+        assert_eq!(oid["inputFormat"], "mongodb-objectid");
+        assert_eq!(oid["unixSeconds"], 0x65920080);
+        // Excel's phantom 1900-02-29 and the day before it.
+        assert_eq!(read("59", "excel")["iso8601"], "1900-02-28T00:00:00Z");
+        assert_eq!(read("61", "excel")["iso8601"], "1900-03-01T00:00:00Z");
+        let (code, msg) = run_err(
+            "timestamp-converter",
+            json!({"input": "60", "unit": "excel"}),
+        );
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(msg.contains("leap-year bug"), "{msg}");
+        let (code, _) = run_err(
+            "timestamp-converter",
+            json!({"input": "xyz", "unit": "objectid"}),
+        );
+        assert_eq!(code, ErrorCode::InvalidInput);
+
+        for (serial, ticks, oid) in [
+            ("45292.5", "638396640000000000", "65920080a1b2c3d4e5f60718"),
+            ("36526.25", "630822816000000000", "000000000000000000000000"),
+            (
+                "2958465.75",
+                "3155378975999999999",
+                "ffffffff0000000000000000",
+            ),
+        ] {
+            let program = format!(
+                "from datetime import datetime, timedelta, timezone\n\
+                 print((datetime(1899, 12, 30) + timedelta(days={serial})).isoformat(timespec='milliseconds'))\n\
+                 print((datetime(1, 1, 1) + timedelta(microseconds={ticks} // 10)).isoformat(timespec='milliseconds'))\n\
+                 print(int('{oid}'[:8], 16))"
+            );
+            let Some(py) = crate::tools::testing::python(&program) else {
+                return;
+            };
+            let mut lines = py.lines();
+            let iso = |d: &serde_json::Value| {
+                d["iso8601"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .trim_end_matches('Z')
+                    .to_string()
+            };
+            // Both sides to the millisecond (Python's timespec truncates).
+            let ms = |s: &str| {
+                let (whole, frac) = s.split_once('.').unwrap_or((s, ""));
+                format!("{whole}.{frac:0<3.3}")
+            };
+            assert_eq!(
+                ms(&iso(&read(serial, "excel"))),
+                lines.next().unwrap_or_default()
+            );
+            assert_eq!(
+                ms(&iso(&read(ticks, "dotnet-ticks"))),
+                lines.next().unwrap_or_default()
+            );
+            assert_eq!(
+                read(oid, "objectid")["unixSeconds"].to_string(),
+                lines.next().unwrap_or_default()
+            );
+        }
+        // SQLite's date arithmetic agrees on the serial of a date.
+        match std::process::Command::new("sqlite3")
+            .args([
+                ":memory:",
+                "select julianday('2024-01-01 12:00') - julianday('1899-12-30');",
+            ])
+            .output()
+        {
+            Ok(out) if out.status.success() => {
+                let days = String::from_utf8_lossy(&out.stdout).trim().to_string();
+                assert_eq!(days, "45292.5");
+                let utc = run_ok(
+                    "timestamp-converter",
+                    json!({"input": "2024-01-01T12:00:00Z"}),
+                );
+                assert_eq!(utc["excelSerial"].to_string(), days);
+            }
+            _ => eprintln!("skipped the comparison with SQLite: sqlite3 cannot run"),
+        }
     }
 }

@@ -3,6 +3,7 @@
 
 use super::ToolFn;
 use super::args::Args;
+use super::line_breaks;
 use crate::ctp::{ToolError, ToolOutcome};
 use base64::Engine;
 use percent_encoding::percent_decode_str;
@@ -253,8 +254,7 @@ fn decode_proofpoint_v3(rest: &str) -> Result<String, ToolError> {
 
 fn safelink_decoder(args: &Args) -> ToolOutcome {
     let input = args.str("input")?;
-    let lines: Vec<(usize, &str)> = input
-        .lines()
+    let lines: Vec<(usize, &str)> = line_breaks::lines(input)
         .enumerate()
         .map(|(i, l)| (i + 1, l.trim()))
         .filter(|(_, l)| !l.is_empty())
@@ -460,7 +460,7 @@ fn email_normalizer(args: &Args) -> ToolOutcome {
     let mut invalid = Vec::new();
     let mut seen = std::collections::HashSet::new();
     let mut output = Vec::new();
-    for (i, line) in input.lines().enumerate() {
+    for (i, line) in line_breaks::lines(input).enumerate() {
         if line.trim().is_empty() {
             continue;
         }

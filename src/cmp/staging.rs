@@ -1,0 +1,68 @@
+//! Folders built under a temporary name and moved into place whole (export and install): the
+//! staging prefix, the atomic swap, and the cleanup of what a killed writer left behind. Only a
+//! holder of the root's writers' lock ([`super::lock`]) may clean up, since another writer's
+//! staging folder looks exactly like a leftover.
+
+use std::path::Path;
+
+/// Prefix of the folders a writer builds before moving them into place. The registry ignores
+/// them, and the next writer removes any that a killed run left behind.
+pub const STAGING_PREFIX: &str = ".cmpx-new-";
+
+/// Swaps two directories atomically (Linux `renameat2(RENAME_EXCHANGE)`).
+#[cfg(target_os = "linux")]
+pub fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    let a = CString::new(a.as_os_str().as_bytes())?;
+    let b = CString::new(b.as_os_str().as_bytes())?;
+    // SAFETY: both paths are valid NUL-terminated strings that outlive the call.
+    let rc = unsafe {
+        libc::syscall(
+            libc::SYS_renameat2,
+            libc::AT_FDCWD,
+            a.as_ptr(),
+            libc::AT_FDCWD,
+            b.as_ptr(),
+            libc::RENAME_EXCHANGE,
+        )
+    };
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn exchange(_a: &Path, _b: &Path) -> std::io::Result<()> {
+    Err(std::io::Error::from(std::io::ErrorKind::Unsupported))
+}
+
+/// Removes staging folders a killed writer left in `root`. Only names with our prefix are
+/// touched; the caller holds the root's lock, so none of them belongs to a running writer.
+pub fn remove_leftovers(root: &Path, _lock: &super::lock::WriteLock) {
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if entry
+            .file_name()
+            .to_string_lossy()
+            .starts_with(STAGING_PREFIX)
+            && entry.file_type().is_ok_and(|t| t.is_dir())
+        {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// Gives a staged directory its final mode (tempdir creates 0700).
+#[cfg(unix)]
+pub fn set_dir_mode(dir: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(mode));
+}
+
+#[cfg(not(unix))]
+pub fn set_dir_mode(_dir: &Path, _mode: u32) {}

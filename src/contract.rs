@@ -1,0 +1,141 @@
+//! The declared contract of a catalogue tool beyond its CTP definition, read from
+//! `catalogue/<category>/<id>.cmpx.json`: the JSON Schema of its result's `data`, the modes
+//! that get an intent of their own, and its worked examples. CTP's schema admits no extra
+//! fields, so these live beside the definition; every front end (CMP files, MCP, OpenAPI,
+//! docs) takes them from here, and the tests hold the tool to them.
+
+use crate::ctp::{Example, ToolDefinition};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Contract {
+    /// JSON Schema (2020-12) of `data` in a successful result, for every input.
+    pub output: Value,
+    /// Modes, directions or targets that get an intent of their own, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modes: Vec<Mode>,
+    /// Worked examples beyond the definition's own `example`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<Example>,
+}
+
+/// One mode: parameter values fixed in its command, and the phrases that ask for it.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Mode {
+    pub set: Map<String, Value>,
+    pub patterns: Vec<String>,
+}
+
+impl Mode {
+    /// Whether an input asks for this mode: it gives every fixed value (or leaves out one
+    /// that equals the parameter's default).
+    pub fn matches(&self, def: &ToolDefinition, input: &Map<String, Value>) -> bool {
+        self.set.iter().all(|(name, value)| {
+            let given = input
+                .get(name)
+                .or_else(|| def.parameter(name)?.default_value.as_ref());
+            given.is_some_and(|g| same_value(g, value))
+        })
+    }
+}
+
+/// Equal as parameter values: `4` and `"4"`, `true` and `"true"` are the same choice.
+fn same_value(a: &Value, b: &Value) -> bool {
+    a == b || text(a) == text(b)
+}
+
+fn text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.to_lowercase(),
+        other => other.to_string(),
+    }
+}
+
+/// Every worked example of a tool: the definition's own first, then the contract's.
+pub fn examples<'a>(def: &'a ToolDefinition, contract: Option<&'a Contract>) -> Vec<&'a Example> {
+    let mut all = vec![&def.example];
+    for e in contract.into_iter().flat_map(|c| &c.examples) {
+        if !all.iter().any(|seen| seen.input == e.input) {
+            all.push(e);
+        }
+    }
+    all
+}
+
+/// The problems with one tool's contract: modes that name unknown parameters or options,
+/// patterns that are empty or repeated, and examples whose input the tool would refuse.
+pub fn check(def: &ToolDefinition, contract: &Contract) -> Vec<String> {
+    let mut problems = Vec::new();
+    let id = &def.id;
+    if contract.output.get("type") != Some(&Value::String("object".into())) {
+        problems.push(format!("{id}: output schema must be of type object"));
+    }
+    let mut seen: Vec<String> = Vec::new();
+    for (i, mode) in contract.modes.iter().enumerate() {
+        if mode.set.is_empty() {
+            problems.push(format!("{id}: mode {i} sets no parameter"));
+        }
+        if mode.patterns.is_empty() {
+            problems.push(format!("{id}: mode {i} has no patterns"));
+        }
+        for (name, value) in &mode.set {
+            match def.parameter(name) {
+                None => problems.push(format!("{id}: mode {i} sets unknown parameter '{name}'")),
+                Some(p)
+                    if !p.options.is_empty()
+                        && !p
+                            .option_values()
+                            .any(|o| same_value(&Value::String(o.into()), value)) =>
+                {
+                    problems.push(format!("{id}: mode {i} sets {name}={value}, not an option"));
+                }
+                Some(_) => {}
+            }
+        }
+        for pattern in &mode.patterns {
+            let p = pattern.trim().to_lowercase();
+            if p.is_empty() || seen.contains(&p) {
+                problems.push(format!(
+                    "{id}: mode {i} pattern '{pattern}' is empty or repeated"
+                ));
+            }
+            seen.push(p);
+        }
+    }
+    for (i, e) in contract.examples.iter().enumerate() {
+        if let Err(err) = crate::ctp::params::prepare(def, &e.input) {
+            problems.push(format!(
+                "{id}: example {i} input is invalid: {}",
+                err.message
+            ));
+        }
+        if e.description.as_deref().is_none_or(str::is_empty) {
+            problems.push(format!("{id}: example {i} has no description"));
+        }
+    }
+    problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn modes_match_given_values_and_defaults() {
+        let def = crate::catalogue::get("base64-encoder").unwrap();
+        let mode = Mode {
+            set: json!({"mode": "encode"}).as_object().unwrap().clone(),
+            patterns: vec!["encode".into()],
+        };
+        let given = |v: Value| v.as_object().unwrap().clone();
+        assert!(mode.matches(&def, &given(json!({"input": "x", "mode": "encode"}))));
+        assert!(mode.matches(&def, &given(json!({"input": "x", "mode": "ENCODE"}))));
+        // Left out, the mode is the default.
+        assert!(mode.matches(&def, &given(json!({"input": "x"}))));
+        assert!(!mode.matches(&def, &given(json!({"input": "x", "mode": "decode"}))));
+    }
+}

@@ -1,0 +1,605 @@
+//! Built-in tools run in a worker process (`cmpx __worker`): whatever one call does to its
+//! process — an abort when memory runs out, a stack overflow, a loop that never ends — ends
+//! that worker, never the CLI or a long-lived server, and every call is bounded in memory
+//! (`RLIMIT_DATA`) and in wall-clock time.
+//!
+//! The parent sends one request per line (`{"tool", "args", "outputFile"}`) and reads one
+//! ToolResult per line. A worker serves requests until its input ends, so a server can keep
+//! one warm; the command line starts one per call.
+
+use crate::ctp::{ErrorCode, ToolDefinition, ToolError, ToolResult};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The hidden subcommand a worker runs as.
+pub const COMMAND: &str = "__worker";
+
+/// How long a call may run, and how much memory its worker may take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bounds {
+    pub time: Duration,
+    pub memory: u64,
+}
+
+impl Bounds {
+    /// The limits in force (`CMPX_MAX_MEMORY`), with `--timeout` when one was given.
+    pub fn new(timeout: Option<Duration>) -> Bounds {
+        Bounds {
+            time: timeout.unwrap_or(crate::limits::DEFAULT_TIMEOUT),
+            memory: crate::limits::max_memory(),
+        }
+    }
+}
+
+/// One job for a worker.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+enum Request {
+    /// A catalogue tool with its raw arguments.
+    #[serde(rename_all = "camelCase")]
+    Tool {
+        tool: String,
+        args: Map<String, Value>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        output_file: Option<PathBuf>,
+    },
+    /// An external program (an adapter intent), run by `external::run` in the worker, which
+    /// is a subreaper: whatever the program leaves behind, even in a new session, is its own
+    /// to stop.
+    #[serde(rename_all = "camelCase")]
+    Program {
+        argv: Vec<String>,
+        aliases: Vec<String>,
+        success_codes: Vec<i32>,
+        timeout: Duration,
+        max_output: usize,
+    },
+}
+
+/// What became of one call.
+enum Reply {
+    Done(ToolResult),
+    TimedOut,
+    Cancelled,
+    /// The worker ended without a result; the message says why, as far as it can be told.
+    Died(ToolError),
+}
+
+/// Runs catalogue tool `def` in a worker within `bounds`: the one way the command line and the
+/// servers run a built-in tool.
+pub fn run(
+    def: &ToolDefinition,
+    args: Map<String, Value>,
+    output_file: Option<&Path>,
+    bounds: Bounds,
+) -> ToolResult {
+    run_cancellable(def, args, output_file, bounds, &|| false)
+        .unwrap_or_else(|| ToolResult::from(ToolError::execution("the call was cancelled")))
+}
+
+/// [`run`] that stops the worker as soon as `cancelled()` turns true, and then returns `None`.
+pub fn run_cancellable(
+    def: &ToolDefinition,
+    args: Map<String, Value>,
+    output_file: Option<&Path>,
+    bounds: Bounds,
+    cancelled: &dyn Fn() -> bool,
+) -> Option<ToolResult> {
+    let Some(exe) = executable() else {
+        // A test binary or a fuzz target linking the library: there is no worker to start.
+        return Some(super::run_definition_to(def, args, output_file));
+    };
+    let started = Instant::now();
+    let input_size = super::input_bytes(&args);
+    let fail = |e: ToolError| super::envelope_sized(Err(e), started, input_size, def.version());
+    let request = Request::Tool {
+        tool: def.id.clone(),
+        args,
+        output_file: output_file.map(Path::to_path_buf),
+    };
+    match call(
+        &exe,
+        request,
+        bounds.memory,
+        started + bounds.time,
+        cancelled,
+    ) {
+        Reply::Done(result) => Some(result),
+        Reply::Cancelled => None,
+        Reply::TimedOut => Some(fail(ToolError::new(
+            ErrorCode::Timeout,
+            format!(
+                "{} did not finish within {} and was stopped; allow more with --timeout <seconds>",
+                def.id,
+                seconds(bounds.time)
+            ),
+        ))),
+        Reply::Died(why) => Some(fail(why)),
+    }
+}
+
+/// Runs an external program in a worker (see [`Request::Program`]); the outcome is
+/// `external::run`'s. `None` when `cancelled()` turned true first.
+pub fn run_program(
+    argv: &[String],
+    aliases: &[String],
+    success_codes: &[i32],
+    limits: super::external::Limits,
+    cancelled: &dyn Fn() -> bool,
+) -> Option<Result<Value, ToolError>> {
+    let Some(exe) = executable() else {
+        return Some(super::external::run(argv, aliases, success_codes, limits));
+    };
+    let request = Request::Program {
+        argv: argv.to_vec(),
+        aliases: aliases.to_vec(),
+        success_codes: success_codes.to_vec(),
+        timeout: limits.timeout,
+        max_output: limits.max_output,
+    };
+    // The worker stops the program at its time limit and says so; this later deadline only
+    // catches a worker that cannot.
+    let deadline = Instant::now() + limits.timeout + Duration::from_secs(5);
+    let memory = crate::limits::max_memory();
+    match call(&exe, request, memory, deadline, cancelled) {
+        Reply::Done(result) => Some(outcome_of(result)),
+        Reply::Cancelled => None,
+        Reply::TimedOut => Some(Err(ToolError::new(
+            ErrorCode::Timeout,
+            format!(
+                "{} did not finish within {} and was stopped",
+                argv.first().map_or("the program", String::as_str),
+                seconds(limits.timeout)
+            ),
+        ))),
+        Reply::Died(why) => Some(Err(why)),
+    }
+}
+
+/// A ToolResult back into the outcome it was made from.
+fn outcome_of(result: ToolResult) -> Result<Value, ToolError> {
+    match (result.success, result.data) {
+        (true, data) => Ok(data.unwrap_or(Value::Null)),
+        (false, data) => Err(ToolError {
+            code: result.error_code.unwrap_or(ErrorCode::InternalError),
+            message: result.error.unwrap_or_default(),
+            data,
+        }),
+    }
+}
+
+/// One request in a fresh worker, which is stopped afterwards.
+fn call(
+    exe: &Path,
+    request: Request,
+    memory: u64,
+    deadline: Instant,
+    cancelled: &dyn Fn() -> bool,
+) -> Reply {
+    let mut worker = match Worker::spawn(exe, memory) {
+        Ok(w) => w,
+        Err(e) => {
+            return Reply::Died(ToolError::new(
+                ErrorCode::InternalError,
+                format!("cannot start a worker process: {e}"),
+            ));
+        }
+    };
+    let reply = worker.call(request, deadline, cancelled);
+    worker.stop();
+    reply
+}
+
+fn seconds(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s.fract() == 0.0 {
+        format!("{s:.0} s")
+    } else {
+        format!("{s} s")
+    }
+}
+
+/// The program to start as a worker, when this process is cmpx itself.
+fn executable() -> Option<PathBuf> {
+    if cfg!(test) {
+        return None;
+    }
+    let exe = std::env::current_exe().ok()?;
+    // A binary replaced while it runs is named "cmpx (deleted)".
+    let name = exe.file_name()?.to_str()?;
+    if name != "cmpx" && !name.starts_with("cmpx ") {
+        return None;
+    }
+    // /proc/self/exe starts this very binary, even if it was replaced or moved meanwhile.
+    let this = Path::new("/proc/self/exe");
+    Some(if this.exists() {
+        this.to_path_buf()
+    } else {
+        exe
+    })
+}
+
+/// Lines the worker's stderr carries when it dies of a known cause; the parent explains the
+/// cause in the result instead of passing them on.
+const CRASH_LINES: &[&str] = &[
+    "memory allocation of",
+    "has overflowed its stack",
+    "fatal runtime error",
+];
+
+struct Worker {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    replies: mpsc::Receiver<Result<Vec<u8>, String>>,
+    stderr: Arc<Mutex<String>>,
+    memory: u64,
+}
+
+impl Worker {
+    fn spawn(exe: &Path, memory: u64) -> std::io::Result<Worker> {
+        let mut cmd = Command::new(exe);
+        cmd.arg(COMMAND)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            // SAFETY: setrlimit is async-signal-safe and touches nothing but the new process.
+            unsafe {
+                cmd.pre_exec(move || {
+                    let data = libc::rlimit {
+                        rlim_cur: memory as libc::rlim_t,
+                        rlim_max: memory as libc::rlim_t,
+                    };
+                    let none = libc::rlimit {
+                        rlim_cur: 0,
+                        rlim_max: 0,
+                    };
+                    // A worker that dies of its memory limit must not leave a core file.
+                    libc::setrlimit(libc::RLIMIT_CORE, &none);
+                    if libc::setrlimit(libc::RLIMIT_DATA, &data) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        }
+        let mut child = cmd.spawn()?;
+        let stdout = child.stdout.take().ok_or_else(no_pipe)?;
+        let stderr = child.stderr.take().ok_or_else(no_pipe)?;
+        let (tx, replies) = mpsc::channel();
+        let cap = reply_cap();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::with_capacity(1 << 16, stdout);
+            loop {
+                match read_line_capped(&mut reader, cap) {
+                    Ok(Some(line)) => {
+                        if tx.send(Ok(line)).is_err() {
+                            return;
+                        }
+                    }
+                    Ok(None) | Err(LineError::Io) => return,
+                    Err(LineError::TooLong) => {
+                        let _ = tx.send(Err(format!(
+                            "the result is larger than {}",
+                            crate::limits::human(cap)
+                        )));
+                        return;
+                    }
+                }
+            }
+        });
+        let tail = Arc::new(Mutex::new(String::new()));
+        let keep = Arc::clone(&tail);
+        std::thread::spawn(move || relay_stderr(stderr, &keep));
+        Ok(Worker {
+            stdin: child.stdin.take(),
+            child,
+            replies,
+            stderr: tail,
+            memory,
+        })
+    }
+
+    fn call(&mut self, request: Request, deadline: Instant, cancelled: &dyn Fn() -> bool) -> Reply {
+        let Some(stdin) = self.stdin.take() else {
+            return Reply::Died(ToolError::new(
+                ErrorCode::InternalError,
+                "the worker's input is closed",
+            ));
+        };
+        // A large request is written while the worker reads it; a worker that dies meanwhile
+        // breaks the pipe, which ends the writer.
+        let writer = std::thread::spawn(move || -> Option<ChildStdin> {
+            let mut out = std::io::BufWriter::with_capacity(1 << 16, stdin);
+            serde_json::to_writer(&mut out, &request).ok()?;
+            out.write_all(b"\n").ok()?;
+            out.flush().ok()?;
+            out.into_inner().ok()
+        });
+        let reply = loop {
+            let now = Instant::now();
+            if now >= deadline {
+                self.kill();
+                break Reply::TimedOut;
+            }
+            if cancelled() {
+                self.kill();
+                break Reply::Cancelled;
+            }
+            let slice = (deadline - now).min(Duration::from_millis(20));
+            match self.replies.recv_timeout(slice) {
+                Ok(Ok(line)) => break parse_reply(&line),
+                Ok(Err(why)) => {
+                    self.kill();
+                    break Reply::Died(ToolError::execution(why));
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => {
+                    let status = self.child.wait().ok();
+                    break Reply::Died(self.diagnose(status));
+                }
+            }
+        };
+        if let Ok(Some(stdin)) = writer.join() {
+            self.stdin = Some(stdin);
+        }
+        reply
+    }
+
+    /// Asks the worker to stop (SIGTERM: a running program and all it started are stopped
+    /// first), and kills it if it has not within two seconds.
+    fn kill(&mut self) {
+        if let Ok(pid) = libc::pid_t::try_from(self.child.id()) {
+            // SAFETY: a signal to our own child, which has not been reaped yet.
+            unsafe { libc::kill(pid, libc::SIGTERM) };
+            let deadline = Instant::now() + Duration::from_secs(2);
+            while Instant::now() < deadline {
+                if let Ok(Some(_)) = self.child.try_wait() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Ends the worker: closing its input lets it exit; one that does not is killed.
+    fn stop(mut self) {
+        drop(self.stdin.take());
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while Instant::now() < deadline {
+            match self.child.try_wait() {
+                Ok(Some(_)) | Err(_) => return,
+                Ok(None) => std::thread::sleep(Duration::from_millis(1)),
+            }
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Why a worker ended without a result, from its exit status and last words.
+    fn diagnose(&self, status: Option<ExitStatus>) -> ToolError {
+        let said = self.stderr.lock().map(|s| s.clone()).unwrap_or_default();
+        let signal = status.and_then(|s| {
+            use std::os::unix::process::ExitStatusExt;
+            s.signal()
+        });
+        if said.contains("memory allocation of") || signal == Some(libc::SIGKILL) {
+            return ToolError::execution(format!(
+                "the tool needed more memory than the {} limit and was stopped; the input is too large for it (set {}=<size> to allow more)",
+                crate::limits::human(self.memory),
+                crate::limits::MAX_MEMORY_ENV
+            ));
+        }
+        if said.contains("overflowed its stack") {
+            return ToolError::invalid(
+                "the input nests too deeply for this tool (the worker ran out of stack); flatten or split it",
+            );
+        }
+        if let Some(code @ (130 | 143)) = status.and_then(|s| s.code()) {
+            // The worker's own signal handler: someone asked it to stop (Ctrl-C, SIGTERM).
+            let what = if code == 130 { "SIGINT" } else { "SIGTERM" };
+            return ToolError::execution(format!(
+                "the call was interrupted ({what}); the tool and every process it started were stopped"
+            ));
+        }
+        let how = match (status.and_then(|s| s.code()), signal) {
+            (Some(code), _) => format!("exit status {code}"),
+            (None, Some(sig)) => format!("signal {sig}"),
+            _ => "no status".to_string(),
+        };
+        ToolError::new(
+            ErrorCode::InternalError,
+            format!(
+                "the worker stopped without a result ({how}); this is a bug in cmpx, please report it"
+            ),
+        )
+    }
+}
+
+fn no_pipe() -> std::io::Error {
+    std::io::Error::other("the worker's pipes were not set up")
+}
+
+/// The largest reply line read: the output limit with room for JSON escapes and the envelope.
+fn reply_cap() -> u64 {
+    crate::limits::max_output()
+        .saturating_mul(6)
+        .saturating_add(16 << 20)
+}
+
+fn parse_reply(line: &[u8]) -> Reply {
+    match serde_json::from_slice::<ToolResult>(line) {
+        Ok(result) => Reply::Done(result),
+        Err(e) => Reply::Died(ToolError::new(
+            ErrorCode::InternalError,
+            format!("the worker's reply is not a ToolResult ({e}); this is a bug in cmpx"),
+        )),
+    }
+}
+
+enum LineError {
+    Io,
+    TooLong,
+}
+
+/// One line without its newline; `None` at the end of input.
+fn read_line_capped(reader: &mut impl BufRead, cap: u64) -> Result<Option<Vec<u8>>, LineError> {
+    let mut line = Vec::new();
+    let read = reader
+        .take(cap.saturating_add(1))
+        .read_until(b'\n', &mut line)
+        .map_err(|_| LineError::Io)?;
+    if read == 0 {
+        return Ok(None);
+    }
+    if line.last() == Some(&b'\n') {
+        line.pop();
+        return Ok(Some(line));
+    }
+    if line.len() as u64 > cap {
+        return Err(LineError::TooLong);
+    }
+    // The worker ended in the middle of a line: no reply.
+    Ok(None)
+}
+
+/// Passes the worker's diagnostics on to our stderr, keeping the last few KiB for
+/// [`Worker::diagnose`]; from the first line of a known death on (and any backtrace after
+/// it), lines are kept but not passed on: the result explains the death.
+fn relay_stderr(stderr: impl Read, tail: &Mutex<String>) {
+    const KEEP: usize = 4096;
+    let reader = BufReader::new(stderr);
+    let mut dying = false;
+    for line in reader.split(b'\n') {
+        let Ok(line) = line else { return };
+        let line = String::from_utf8_lossy(&line).into_owned();
+        dying = dying || CRASH_LINES.iter().any(|c| line.contains(c));
+        if !dying {
+            eprintln!("{line}");
+        }
+        if let Ok(mut t) = tail.lock() {
+            t.push_str(&line);
+            t.push('\n');
+            if t.len() > 2 * KEEP {
+                let mut cut = t.len() - KEEP;
+                while !t.is_char_boundary(cut) {
+                    cut += 1;
+                }
+                t.drain(..cut);
+            }
+        }
+    }
+}
+
+/// The worker's side: requests from stdin, results to stdout, until stdin ends.
+pub fn serve() -> i32 {
+    let stdin = BufReader::with_capacity(1 << 16, std::io::stdin().lock());
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    // Whatever an external program leaves behind is re-parented here, to be stopped.
+    super::external::become_subreaper();
+    super::external::stop_on_signals();
+    // Read straight from the pipe into values: a 256 MiB request is never held twice.
+    let requests = serde_json::Deserializer::from_reader(stdin).into_iter::<Request>();
+    for request in requests {
+        let result = match request {
+            Ok(Request::Tool {
+                tool,
+                args,
+                output_file,
+            }) => match crate::catalogue::get(&tool) {
+                Some(def) => super::run_definition_to(&def, args, output_file.as_deref()),
+                None => ToolResult::from(super::not_found(&tool)),
+            },
+            Ok(Request::Program {
+                argv,
+                aliases,
+                success_codes,
+                timeout,
+                max_output,
+            }) => {
+                let limits = super::external::Limits {
+                    timeout,
+                    max_output,
+                };
+                match super::external::run(&argv, &aliases, &success_codes, limits) {
+                    Ok(data) => ToolResult::ok(data, Default::default()),
+                    Err(e) => ToolResult::err(e, None),
+                }
+            }
+            Err(e) if e.is_eof() => return 0,
+            Err(e) => {
+                // The stream cannot be trusted past a malformed request.
+                let _ = write_result(
+                    &mut out,
+                    &ToolResult::from(ToolError::new(
+                        ErrorCode::InternalError,
+                        format!("malformed worker request: {e}"),
+                    )),
+                );
+                return 2;
+            }
+        };
+        if write_result(&mut out, &result).is_err() {
+            return 0;
+        }
+    }
+    0
+}
+
+fn write_result(out: &mut impl Write, result: &ToolResult) -> std::io::Result<()> {
+    serde_json::to_writer(&mut *out, result)?;
+    out.write_all(b"\n")?;
+    out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_read_whole_and_capped() {
+        let mut input: &[u8] = b"{\"a\":1}\n{\"b\":2}\npartial";
+        assert_eq!(
+            read_line_capped(&mut input, 100).ok().flatten(),
+            Some(b"{\"a\":1}".to_vec())
+        );
+        assert_eq!(
+            read_line_capped(&mut input, 100).ok().flatten(),
+            Some(b"{\"b\":2}".to_vec())
+        );
+        // A worker that died mid-line left no reply.
+        assert!(matches!(read_line_capped(&mut input, 100), Ok(None)));
+        let mut long: &[u8] = b"0123456789\n";
+        assert!(matches!(
+            read_line_capped(&mut long, 5),
+            Err(LineError::TooLong)
+        ));
+    }
+
+    #[test]
+    fn replies_parse_back_into_results() {
+        let result = ToolResult::from(ToolError::invalid("bad"));
+        let line = serde_json::to_vec(&result).unwrap();
+        match parse_reply(&line) {
+            Reply::Done(back) => assert_eq!(back, result),
+            _ => panic!("not parsed"),
+        }
+        assert!(matches!(parse_reply(b"{\"nope\":1}"), Reply::Died(_)));
+    }
+
+    #[test]
+    fn durations_read_as_seconds() {
+        assert_eq!(seconds(Duration::from_secs(60)), "60 s");
+        assert_eq!(seconds(Duration::from_millis(1500)), "1.5 s");
+    }
+}
