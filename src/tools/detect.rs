@@ -1197,6 +1197,9 @@ mod tests {
         let deep_xml = nest("<a>", "", "</a>", 1_000_000);
         let d = run_ok("format-detector", json!({"input": deep_xml}));
         assert_eq!(d["format"], "html");
+    }
+
+    #[test]
     fn markdown_headings_at_every_level_and_spacing() {
         for level in 1..=6 {
             for gap in [" ", "   ", "\t", " \t "] {

@@ -418,6 +418,9 @@ mod tests {
             json!({"input": "1".repeat(262_145), "from": "2"}),
         );
         assert!(msg.starts_with("the number has 262145 bits;"), "{msg}");
+    }
+
+    #[test]
     fn bases_up_to_64_with_rfc4648_and_custom_alphabets_match_python() {
         let conv = |args: serde_json::Value| {
             run_ok("number-base-converter", args)["output"]

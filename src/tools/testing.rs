@@ -75,6 +75,8 @@ pub fn assert_too_deep(id: &str, args: Value, what: &str, limit: usize) {
         msg.starts_with(&expected),
         "{id}: expected '{expected}…', got: {msg}"
     );
+}
+
 /// Runs `python3 -c program` and returns its trimmed stdout, for checking a tool against an
 /// independent implementation (datetime, hashlib, base64, uuid). `None`, with a note on
 /// stderr, where python3 is absent: the caller skips that comparison.

@@ -746,7 +746,13 @@ mod tests {
         // Brackets inside plain scalars, quotes and comments are text.
         let text = "- x[y\n".repeat(300) + &"- '[[[['\n".repeat(100) + "# [[[[[[\n";
         let data = run_ok("yaml-to-json", json!({"input": text, "indent": "0"}));
-        assert!(data["output"].as_str().unwrap().starts_with("[\"x[y\",\"x[y\""), "{data}");
+        assert!(
+            data["output"]
+                .as_str()
+                .unwrap()
+                .starts_with("[\"x[y\",\"x[y\""),
+            "{data}"
+        );
         let ok = nest("[", "1", "]", YAML_DEPTH);
         let data = run_ok("yaml-to-json", json!({"input": ok, "indent": "0"}));
         assert_eq!(data["output"], nest("[", "1", "]", YAML_DEPTH));
