@@ -77,7 +77,7 @@ fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -210,8 +210,10 @@ mod tests {
 
     #[test]
     fn tallies_stop_after_the_limit() {
-        let mut t = Tally::default();
-        t.count = MAX_VALUES - 1;
+        let mut t = Tally {
+            count: MAX_VALUES - 1,
+            ..Tally::default()
+        };
         assert!(t.add());
         assert!(!t.add());
         assert_eq!(

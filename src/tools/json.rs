@@ -205,7 +205,7 @@ pub(crate) fn top_level(src: &str) -> (u8, usize) {
         _ => return (b'0', 0),
     };
     let (mut level, mut commas, mut any) = (1usize, 0usize, false);
-    while let Some(t) = lx.next() {
+    for t in lx.by_ref() {
         match t {
             Tok::Close(_) => {
                 level -= 1;
@@ -320,7 +320,7 @@ fn build_tree(src: &str) -> Result<Node<'_>, ToolError> {
     check_tree(src)?;
     let mut lx = Lexer::new(src);
     match lx.next() {
-        Some(first) => node_from(&mut lx, first, 0),
+        Some(first) => node_from(&mut lx, first),
         None => Ok(Node::Lit("null")),
     }
 }
@@ -335,7 +335,7 @@ fn too_deep(lx: &Lexer<'_>) -> ToolError {
 }
 
 /// Recursive, one frame per level: [`check_tree`] has bounded the depth.
-fn node_from<'a>(lx: &mut Lexer<'a>, first: Tok<'a>, depth: usize) -> Result<Node<'a>, ToolError> {
+fn node_from<'a>(lx: &mut Lexer<'a>, first: Tok<'a>) -> Result<Node<'a>, ToolError> {
     Ok(match first {
         Tok::Open(b'[') => {
             let mut items = Vec::new();
@@ -343,7 +343,7 @@ fn node_from<'a>(lx: &mut Lexer<'a>, first: Tok<'a>, depth: usize) -> Result<Nod
                 match t {
                     Tok::Close(_) => break,
                     Tok::Comma => {}
-                    t => items.push(node_from(lx, t, depth + 1)?),
+                    t => items.push(node_from(lx, t)?),
                 }
             }
             Node::Array(items)
@@ -356,7 +356,7 @@ fn node_from<'a>(lx: &mut Lexer<'a>, first: Tok<'a>, depth: usize) -> Result<Nod
                     Tok::Str(key) => {
                         let _colon = lx.next();
                         let value = match lx.next() {
-                            Some(v) => node_from(lx, v, depth + 1)?,
+                            Some(v) => node_from(lx, v)?,
                             None => Node::Lit("null"),
                         };
                         members.push((key, value));

@@ -55,15 +55,14 @@ fn check_depth(input: &str) -> Result<(), ToolError> {
                     deepest = deepest.max(open);
                 }
                 ')' => open = open.saturating_sub(1),
-                '+' | '-' | '*' | '/' | '%' | '^' | '=' | '<' | '>' | '!' | '&' | '|' | ';' => {
-                    // `<=`, `&&`, `+=` and the like are one operator.
+                // `<=`, `&&`, `+=` and the like are one operator.
+                '+' | '-' | '*' | '/' | '%' | '^' | '=' | '<' | '>' | '!' | '&' | '|' | ';'
                     if !matches!(
                         previous,
                         '+' | '-' | '*' | '/' | '%' | '^' | '=' | '<' | '>' | '!' | '&' | '|'
-                    ) || matches!(c, '-' | '!')
-                    {
-                        operators += 1;
-                    }
+                    ) || matches!(c, '-' | '!') =>
+                {
+                    operators += 1;
                 }
                 _ => {}
             }
