@@ -19,6 +19,33 @@ TOOLS = [
     "json-formatter", "json-minifier", "yaml-to-json", "xml-formatter", "xml-to-json",
     "csv-to-json", "sql-formatter", "jwt-decoder", "cron-parser", "toml-to-json",
     "number-base-converter",
+    # Tools that parse nested input (see DEEP below for their deep-input seeds).
+    "json-to-yaml",
+    "yaml-formatter",
+    "json-to-toml",
+    "toml-to-yaml",
+    "json-to-csv",
+    "json-to-xml",
+    "xml-validator",
+    "xpath-tester",
+    "jsonpath-tester",
+    "json-diff",
+    "css-formatter",
+    "css-selector-tester",
+    "html-to-text",
+    "markdown-to-html",
+    "math-evaluator",
+    "messagepack-converter",
+    "cbor-converter",
+    "plist-converter",
+    "protobuf-decoder",
+    "asn1-parser",
+    "regex-tester",
+    "find-replace",
+    "template-renderer",
+    "jq-processor",
+    "format-detector",
+    "modular-arithmetic",
 ]
 
 STRINGLY_NOT = {"number", "boolean", "json"}
@@ -84,6 +111,102 @@ EXTRA = {
 }
 
 
+def nest(open_, inner, close, n):
+    return open_ * n + inner + close * n
+
+
+# cmpx's nesting limits (src/tools/depth.rs and the tools' own): every format gets a seed just
+# under its limit and one just over it, so the fuzzer starts at both sides of every check.
+JSON, MARKUP, YAML, TOML, TEMPLATE, REGEX, FANCY, ASN1 = 128, 512, 128, 80, 100, 250, 64, 49
+
+
+def both(limit, make):
+    return [make(limit - 1), make(limit + 8)]
+
+
+def der(n):
+    """n nested SEQUENCEs with definite lengths, as hex."""
+    out, inner = "", b""
+    for _ in range(n):
+        length = len(inner)
+        head = bytes([length]) if length < 0x80 else bytes([0x80 | ((length.bit_length() + 7) // 8)]) + length.to_bytes((length.bit_length() + 7) // 8, "big")
+        inner = b"\x30" + head + inner
+    return inner.hex()
+
+
+def protobuf(n):
+    """n nested length-delimited fields 1, as hex."""
+    inner = b""
+    for _ in range(n):
+        length, varint = len(inner), b""
+        while True:
+            b = length & 0x7F
+            length >>= 7
+            varint += bytes([b | (0x80 if length else 0)])
+            if not length:
+                break
+        inner = b"\x0a" + varint + inner
+    return inner.hex()
+
+
+def plist(n):
+    return '<?xml version="1.0"?><plist version="1.0">' + nest("<array>", "<true/>", "</array>", n) + "</plist>"
+
+
+# Deep inputs per tool: (parameter, text) pairs, parameter None for the primary one.
+DEEP = {
+    "json-formatter": [(None, t) for t in both(JSON, lambda n: nest("[", "1", "]", n))],
+    "json-minifier": [(None, t) for t in both(JSON, lambda n: nest('{"a":', "1", "}", n))],
+    "json-to-yaml": [(None, t) for t in both(JSON, lambda n: nest("[", "1", "]", n))],
+    "json-to-toml": [(None, t) for t in both(JSON, lambda n: '{"a":' + nest("[", "1", "]", n) + "}")],
+    "json-to-csv": [(None, t) for t in both(JSON, lambda n: '[{"a":' + nest("[", "1", "]", n) + "}]")],
+    "json-to-xml": [(None, t) for t in both(JSON, lambda n: '{"r":' + nest('{"a":', "1", "}", n) + "}")],
+    "jsonpath-tester": [(None, t) for t in both(JSON, lambda n: nest("[", "1", "]", n))]
+    + [("path", "$[?" + t + "]") for t in both(MARKUP, lambda n: nest("(", "@.a", ")", n))],
+    "json-diff": [(None, t) for t in both(JSON, lambda n: nest("[", "1", "]", n))],
+    "jq-processor": [(None, t) for t in both(MARKUP, lambda n: nest("(", ".", ")", n))]
+    + [(None, nest('"\\(', "1", ')"', MARKUP + 8))],
+    "yaml-to-json": [(None, t) for t in both(YAML, lambda n: "- " * n + "x\n")]
+    + [(None, t) for t in both(YAML, lambda n: nest("[", "1", "]", n))],
+    "yaml-formatter": [(None, t) for t in both(YAML, lambda n: "- " * n + "x\n")],
+    "toml-to-json": [(None, t) for t in both(TOML, lambda n: "a = " + nest("[", "1", "]", n) + "\n")]
+    + [(None, t) for t in both(TOML, lambda n: ".".join(["a"] * n) + " = 1\n")],
+    "toml-to-yaml": [(None, t) for t in both(TOML, lambda n: "a = " + nest("{b = ", "1", "}", n) + "\n")],
+    "xml-formatter": [(None, t) for t in both(MARKUP, lambda n: nest("<a>", "x", "</a>", n))],
+    "xml-to-json": [(None, t) for t in both(MARKUP, lambda n: nest("<a>", "x", "</a>", n))],
+    "xml-validator": [(None, t) for t in both(MARKUP, lambda n: nest("<a>", "x", "</a>", n))]
+    + [(None, "<r" + "".join(' xmlns:p%d="u%d"' % (i, i) for i in range(1030)) + "/>")],
+    "xpath-tester": [(None, t) for t in both(MARKUP, lambda n: nest("<a>", "x", "</a>", n))]
+    + [("expression", t) for t in both(MARKUP, lambda n: nest("(", "1", ")", n))]
+    + [("expression", "+".join(["1"] * (MARKUP + 8)))],
+    "css-formatter": [(None, t) for t in both(MARKUP, lambda n: nest("a{", "b:c", "}", n))]
+    + [(None, t) for t in both(MARKUP, lambda n: "a{width:" + nest("calc(", "1px", ")", n) + "}")],
+    "css-selector-tester": [(None, t) for t in both(MARKUP, lambda n: nest("<div>", "x", "</div>", n))]
+    + [("selector", t) for t in both(MARKUP, lambda n: nest(":not(", "a", ")", n))],
+    "html-to-text": [(None, t) for t in both(MARKUP, lambda n: nest("<div>", "x", "</div>", n))]
+    + [(None, nest("<b>", "x", "", MARKUP + 8)), (None, "<ul>" + "<li>x" * 600 + "</ul>")],
+    "markdown-to-html": [(None, ">" * 2000 + " x\n"), (None, nest("[", "x", "]", 2000)),
+                         (None, "[a]: http://e/" + "x" * 2000 + "\n\n" + "[a]" * 500)],
+    "math-evaluator": [(None, t) for t in both(MARKUP, lambda n: nest("(", "1", ")", n))]
+    + [(None, "-" * 600 + "1"), (None, "^".join(["2"] * 600)), (None, "+".join(["1"] * 600))],
+    "messagepack-converter": [(None, t) for t in both(JSON, lambda n: "91" * n + "c0")],
+    "cbor-converter": [(None, t) for t in both(JSON, lambda n: "81" * n + "f6")]
+    + [(None, "c6" * (JSON + 8) + "f6")],
+    "plist-converter": [(None, t) for t in both(JSON, plist)],
+    "protobuf-decoder": [(None, protobuf(70)), (None, "0b" * 70 + "0c" * 70), (None, "0b" * 63 + "0801" + "0c" * 63)],
+    "asn1-parser": [(None, t) for t in both(ASN1, der)] + [(None, "3080" * (ASN1 + 8) + "0000" * (ASN1 + 8))],
+    "regex-tester": [(None, t) for t in both(REGEX, lambda n: nest("(", "a", ")", n))]
+    + [(None, nest("(?:", "a", ")", FANCY + 8))],
+    "find-replace": [("find", t) for t in both(REGEX, lambda n: nest("(", "a", ")", n))],
+    "template-renderer": [(None, t) for t in both(TEMPLATE, lambda n: nest("{{#if a}}", "x", "{{/if}}", n))]
+    + [(None, t) for t in both(TEMPLATE, lambda n: nest("{% if a %}", "x", "{% endif %}", n))],
+    "format-detector": [(None, nest("[", "", "]", 2000)), (None, nest("<a>", "", "</a>", 2000)),
+                        (None, "- " * 200 + "x\n")],
+    "modular-arithmetic": [(None, "9" * 10001), (None, ",".join(["7" * 9000] * 12))],
+    "number-base-converter": [(None, "9" * 80000)],
+}
+
+
 def tool_seeds(defs):
     by_id = {d["id"]: d for d in defs}
     for t in TOOLS:
@@ -96,6 +219,10 @@ def tool_seeds(defs):
             put(target, encode_tool(d, {d["parameters"][prim]["name"]: ph}))
         for text in EXTRA.get(t, []):
             put(target, encode_tool(d, {d["parameters"][prim]["name"]: text}))
+        for param, text in DEEP.get(t, []):
+            args = dict(d["example"]["input"])
+            args[param or d["parameters"][prim]["name"]] = text
+            put(target, encode_tool(d, args))
 
 
 def param_seeds(defs):

@@ -437,14 +437,70 @@ fn reply_cap() -> u64 {
         .saturating_add(16 << 20)
 }
 
+/// How deep a result may nest. Tools bound the depth of what they parse (512 levels at most),
+/// but a converted document is deeper than its source (an XML element becomes an object
+/// holding an array of children), so the reply gets room beyond serde_json's 128 levels.
+const REPLY_DEPTH: usize = 2048;
+
 fn parse_reply(line: &[u8]) -> Reply {
-    match serde_json::from_slice::<ToolResult>(line) {
-        Ok(result) => Reply::Done(result),
-        Err(e) => Reply::Died(ToolError::new(
+    if nesting(line) > REPLY_DEPTH {
+        return Reply::Died(ToolError::execution(format!(
+            "the result nests deeper than {REPLY_DEPTH} levels, more than cmpx passes on; give the tool less deeply nested input"
+        )));
+    }
+    // serde_json recurses per level: the parse gets a stack sized for REPLY_DEPTH levels in
+    // any build, whichever thread (CLI main, MCP call) asked.
+    let parsed = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("worker-reply".into())
+            .stack_size(64 << 20)
+            .spawn_scoped(scope, || {
+                let mut de = serde_json::Deserializer::from_slice(line);
+                de.disable_recursion_limit();
+                ToolResult::deserialize(&mut de).map_err(|e| e.to_string())
+            })
+            .map(|handle| handle.join())
+    });
+    match parsed {
+        Ok(Ok(Ok(result))) => Reply::Done(result),
+        Ok(Ok(Err(e))) => Reply::Died(ToolError::new(
             ErrorCode::InternalError,
             format!("the worker's reply is not a ToolResult ({e}); this is a bug in cmpx"),
         )),
+        Ok(Err(_)) => Reply::Died(ToolError::new(
+            ErrorCode::InternalError,
+            "reading the worker's reply failed; this is a bug in cmpx",
+        )),
+        Err(e) => Reply::Died(ToolError::execution(format!(
+            "could not start a thread to read the worker's reply: {e}"
+        ))),
     }
+}
+
+/// The deepest bracket nesting of JSON text, strings skipped; no tree is built.
+fn nesting(json: &[u8]) -> usize {
+    let (mut level, mut deepest, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for &b in json {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                level += 1;
+                deepest = deepest.max(level);
+            }
+            b']' | b'}' => level = level.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
 }
 
 enum LineError {
@@ -595,6 +651,30 @@ mod tests {
             _ => panic!("not parsed"),
         }
         assert!(matches!(parse_reply(b"{\"nope\":1}"), Reply::Died(_)));
+    }
+
+    #[test]
+    fn deep_results_pass_up_to_the_reply_depth() {
+        let deep = |n: usize| {
+            format!(
+                "{{\"success\":true,\"data\":{{\"v\":{}\"[{{]\\\"\"{}}}}}",
+                "[".repeat(n),
+                "]".repeat(n)
+            )
+        };
+        assert_eq!(nesting(deep(10).as_bytes()), 12);
+        match parse_reply(deep(REPLY_DEPTH - 2).as_bytes()) {
+            Reply::Done(r) => assert!(r.success),
+            _ => panic!("a result {REPLY_DEPTH} levels deep must pass"),
+        }
+        match parse_reply(deep(REPLY_DEPTH - 1).as_bytes()) {
+            Reply::Died(e) => assert!(
+                e.message.contains("nests deeper than 2048"),
+                "{}",
+                e.message
+            ),
+            _ => panic!("deeper than REPLY_DEPTH must be refused"),
+        }
     }
 
     #[test]

@@ -7,12 +7,17 @@
 
 use super::ToolFn;
 use super::args::{Args, decode_base64_param};
+use super::budget::{self, MAX_VALUES};
+use super::depth::{self, JSON_DEPTH};
 use super::json;
+
+mod census;
 use crate::ctp::{ToolError, ToolOutcome};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value, json};
+use std::cell::Cell;
 use std::fmt::{self, Write as _};
 use std::io::Cursor;
 
@@ -49,8 +54,7 @@ fn write_binary(bytes: &[u8], encoding: &str) -> String {
 
 /// The JSON input of an encoder.
 fn parse_json_input(args: &Args) -> Result<Value, ToolError> {
-    let src = json::validate(args.str("input")?)?;
-    serde_json::from_str(src).map_err(|e| json::json_error(&e))
+    json::parse_value(args.str("input")?)
 }
 
 // ---- the intermediate value -----------------------------------------------------------------
@@ -95,10 +99,30 @@ impl From<ciborium::Value> for Item {
     }
 }
 
+thread_local! {
+    /// MessagePack items decoded so far in this call: the visitor has no state of its own.
+    static ITEMS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn too_many_items(what: &str) -> ToolError {
+    budget::too_many(
+        what,
+        "values",
+        "every value becomes a node of about a hundred bytes: decode a smaller piece",
+    )
+}
+
 /// rmp-serde hands MessagePack values to a self-describing visitor; extension types arrive as a
-/// newtype struct holding `(type, bytes)`.
+/// newtype struct holding `(type, bytes)`. Stops after [`MAX_VALUES`] items.
 impl<'de> Deserialize<'de> for Item {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let n = ITEMS.with(|n| {
+            n.set(n.get() + 1);
+            n.get()
+        });
+        if n > MAX_VALUES {
+            return Err(de::Error::custom("too many values"));
+        }
         d.deserialize_any(ItemVisitor)
     }
 }
@@ -312,12 +336,20 @@ fn messagepack_converter(args: &Args) -> ToolOutcome {
         ));
     }
     let mut de = rmp_serde::Deserializer::new(Cursor::new(bytes.as_slice()));
+    de.set_max_depth(JSON_DEPTH);
+    ITEMS.with(|n| n.set(0));
     let item = Item::deserialize(&mut de).map_err(|e| {
-        ToolError::invalid(format!(
-            "invalid MessagePack near byte {}: {}",
-            de.position(),
-            msgpack_error(&e)
-        ))
+        let at = usize::try_from(de.position()).unwrap_or(usize::MAX);
+        match e {
+            rmp_serde::decode::Error::DepthLimitExceeded => {
+                depth::too_deep("input", JSON_DEPTH, depth::Place::Byte(at))
+            }
+            _ if ITEMS.with(Cell::get) > MAX_VALUES => too_many_items("the MessagePack"),
+            e => ToolError::invalid(format!(
+                "invalid MessagePack near byte {at}: {}",
+                msgpack_error(&e)
+            )),
+        }
     })?;
     let used = usize::try_from(de.position()).unwrap_or(usize::MAX);
     if used < bytes.len() {
@@ -364,17 +396,27 @@ fn cbor_converter(args: &Args) -> ToolOutcome {
             "input is empty: no CBOR bytes to decode",
         ));
     }
+    count_cbor_items(&bytes)?;
     let mut cursor = Cursor::new(bytes.as_slice());
-    let value: ciborium::Value = ciborium::from_reader(&mut cursor).map_err(|e| {
-        use ciborium::de::Error as E;
-        ToolError::invalid(match e {
-            E::Io(_) => "invalid CBOR: the data is truncated (unexpected end of input)".into(),
-            E::Syntax(at) => format!("invalid CBOR: malformed data item at byte {at}"),
-            E::Semantic(Some(at), m) => format!("invalid CBOR at byte {at}: {m}"),
-            E::Semantic(None, m) => format!("invalid CBOR: {m}"),
-            E::RecursionLimitExceeded => "invalid CBOR: nesting is too deep".into(),
-        })
-    })?;
+    let value: ciborium::Value =
+        ciborium::de::from_reader_with_recursion_limit(&mut cursor, JSON_DEPTH).map_err(|e| {
+            use ciborium::de::Error as E;
+            match e {
+                E::Io(_) => ToolError::invalid(
+                    "invalid CBOR: the data is truncated (unexpected end of input)",
+                ),
+                E::Syntax(at) => {
+                    ToolError::invalid(format!("invalid CBOR: malformed data item at byte {at}"))
+                }
+                E::Semantic(Some(at), m) => {
+                    ToolError::invalid(format!("invalid CBOR at byte {at}: {m}"))
+                }
+                E::Semantic(None, m) => ToolError::invalid(format!("invalid CBOR: {m}")),
+                E::RecursionLimitExceeded => {
+                    depth::too_deep("input", JSON_DEPTH, depth::Place::Unknown)
+                }
+            }
+        })?;
     let used = usize::try_from(cursor.position()).unwrap_or(usize::MAX);
     if used < bytes.len() {
         return Err(trailing_error("the CBOR", used, bytes.len()));
@@ -389,6 +431,53 @@ fn cbor_converter(args: &Args) -> ToolOutcome {
             ("size".into(), json!(bytes.len())),
         ]),
     )
+}
+
+/// Refuses CBOR with more than [`MAX_VALUES`] data items before ciborium builds a tree of them,
+/// by walking the item heads with ciborium's low-level decoder. Malformed data ends the walk
+/// quietly: the real decode reports it.
+fn count_cbor_items(bytes: &[u8]) -> Result<(), ToolError> {
+    use ciborium_ll::{Decoder, Header};
+    let mut decoder = Decoder::from(bytes);
+    let mut scratch = vec![0u8; 64 << 10];
+    let mut items = 0usize;
+    loop {
+        let header = match decoder.pull() {
+            Ok(h) => h,
+            Err(_) => return Ok(()),
+        };
+        if !matches!(header, Header::Break) {
+            items += 1;
+            if items > MAX_VALUES {
+                return Err(too_many_items("the CBOR"));
+            }
+        }
+        // Strings: skip the payload, every chunk of it (ciborium's segment types are not
+        // nameable, hence a macro rather than a function).
+        macro_rules! skip {
+            ($segments:expr) => {{
+                let mut segments = $segments;
+                loop {
+                    match segments.pull() {
+                        Ok(Some(mut segment)) => loop {
+                            match segment.pull(&mut scratch) {
+                                Ok(Some(_)) => {}
+                                Ok(None) => break,
+                                Err(_) => return Ok(()),
+                            }
+                        },
+                        Ok(None) => break,
+                        Err(_) => return Ok(()),
+                    }
+                }
+            }};
+        }
+        match header {
+            Header::Bytes(len) => skip!(decoder.bytes(len)),
+            Header::Text(len) => skip!(decoder.text(len)),
+            _ => {}
+        }
+    }
 }
 
 /// RFC 8949 §8 diagnostic notation.
@@ -490,6 +579,7 @@ fn plist_to_json(input: &str, args: &Args) -> ToolOutcome {
         };
         (bytes, kind)
     };
+    census::check(&bytes)?;
     let value = plist::Value::from_reader(Cursor::new(bytes))
         .map_err(|e| ToolError::invalid(format!("invalid {detected} property list: {e}")))?;
     let mut notes = Vec::new();
@@ -810,5 +900,99 @@ mod tests {
             json!({"input": "<plist><dict><key>a</key></plist>"}),
         );
         assert_eq!(code, ErrorCode::InvalidInput);
+    }
+
+    #[test]
+    fn nesting_and_size_are_limited() {
+        use crate::tools::depth::JSON_DEPTH;
+        use crate::tools::testing::assert_too_deep;
+        // A million one-element arrays around a null.
+        let msgpack = "91".repeat(1_000_000) + "c0";
+        assert_too_deep(
+            "messagepack-converter",
+            json!({"input": msgpack, "mode": "decode"}),
+            "input",
+            JSON_DEPTH,
+        );
+        for cbor in ["81".repeat(1_000_000) + "f6", "c6".repeat(1_000_000) + "f6"] {
+            assert_too_deep(
+                "cbor-converter",
+                json!({"input": cbor, "mode": "decode"}),
+                "input",
+                JSON_DEPTH,
+            );
+        }
+        let plist = format!(
+            "<?xml version=\"1.0\"?><plist version=\"1.0\">{}</plist>",
+            crate::tools::testing::nest("<array>", "", "</array>", 1_000_000)
+        );
+        assert_too_deep(
+            "plist-converter",
+            json!({"input": plist, "mode": "to-json"}),
+            "input",
+            JSON_DEPTH,
+        );
+        // Just under: 128 levels.
+        let ok = "91".repeat(JSON_DEPTH - 1) + "c0";
+        let d = run_ok(
+            "messagepack-converter",
+            json!({"input": ok, "mode": "decode", "indent": "0"}),
+        );
+        assert_eq!(
+            d["output"],
+            crate::tools::testing::nest("[", "null", "]", JSON_DEPTH - 1)
+        );
+        let ok = "81".repeat(JSON_DEPTH - 1) + "f6";
+        let d = run_ok(
+            "cbor-converter",
+            json!({"input": ok, "mode": "decode", "indent": "0"}),
+        );
+        assert_eq!(
+            d["output"],
+            crate::tools::testing::nest("[", "null", "]", JSON_DEPTH - 1)
+        );
+        // Five million and one values, in a few bytes each.
+        let many = format!("9a{:08x}{}", 5_000_001, "f6".repeat(5_000_001));
+        let (_, msg) = run_err("cbor-converter", json!({"input": many, "mode": "decode"}));
+        assert!(
+            msg.starts_with("the CBOR has more than 5,000,000 values"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn property_lists_that_expand_shared_objects_are_refused() {
+        // bplist00 where object 1 is an array of 15 references to object 2, and so on: each
+        // level multiplies the values by 15 (written by hand from Apple's CFBinaryPList.c).
+        let levels = 8u8;
+        let mut objects: Vec<Vec<u8>> = Vec::new();
+        for i in 0..levels {
+            let mut o = vec![0xAF, 0x10, 15];
+            o.extend(std::iter::repeat_n(i + 1, 15));
+            objects.push(o);
+        }
+        objects.push(vec![0x09]); // true
+        let mut file = b"bplist00".to_vec();
+        let mut offsets = Vec::new();
+        for o in &objects {
+            offsets.push(u8::try_from(file.len()).unwrap());
+            file.extend(o);
+        }
+        let table = file.len();
+        file.extend(&offsets);
+        let mut trailer = vec![0u8; 6];
+        trailer.extend([1, 1]);
+        trailer.extend((objects.len() as u64).to_be_bytes());
+        trailer.extend(0u64.to_be_bytes());
+        trailer.extend((table as u64).to_be_bytes());
+        file.extend(trailer);
+        use base64::Engine as _;
+        let b64 = base64::engine::general_purpose::STANDARD.encode(&file);
+        let (code, msg) = run_err("plist-converter", json!({"input": b64, "mode": "to-json"}));
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(
+            msg.starts_with("the property list has more than 2,000,000 values"),
+            "{msg}"
+        );
     }
 }

@@ -5,7 +5,8 @@ use super::ToolFn;
 use super::args::Args;
 use super::time::{parse_datetime, timezone};
 use crate::ctp::{ToolError, ToolOutcome};
-use chrono::{SecondsFormat, Utc};
+use chrono::{SecondsFormat, TimeZone as _, Utc};
+use croner::Cron;
 use croner::errors::CronError;
 use croner::parser::{CronParser, Seconds, Year};
 use serde_json::{Map, Value, json};
@@ -369,7 +370,8 @@ fn cron_parser(args: &Args) -> ToolOutcome {
     let mut runs = Vec::new();
     let mut formatted = Vec::new();
     let user_format = args.opt_str("format");
-    let mut cursor = from.with_timezone(&tz);
+    let start = from.with_timezone(&tz);
+    let mut cursor = start;
     while runs.len() < count {
         match cron.find_next_occurrence(&cursor, false) {
             Ok(next) => {
@@ -392,8 +394,9 @@ fn cron_parser(args: &Args) -> ToolOutcome {
     for f in &fields {
         field_map.insert(f.kind.key().into(), Value::String(f.normalised()));
     }
-    let output = if runs.is_empty() {
-        format!("{description}\n\nNever runs (no matching date before the year 5000).")
+    let note = shortfall_note(&cron, &start, runs.len(), count);
+    let mut output = if runs.is_empty() {
+        description.clone()
     } else {
         format!(
             "{description}\n\nNext runs ({}):\n{}",
@@ -409,6 +412,10 @@ fn cron_parser(args: &Args) -> ToolOutcome {
             .join("\n")
         )
     };
+    if let Some(note) = &note {
+        output.push_str("\n\n");
+        output.push_str(note);
+    }
     let mut data = json!({
         "output": output,
         "description": description,
@@ -420,7 +427,50 @@ fn cron_parser(args: &Args) -> ToolOutcome {
     if user_format.is_some() {
         data["formattedRuns"] = json!(formatted);
     }
+    if let Some(note) = note {
+        data["note"] = Value::String(note);
+    }
     Ok(data)
+}
+
+/// Why fewer runs than asked were listed, if they were. croner computes run times only up to
+/// the year 5000 ([`croner::YEAR_UPPER_LIMIT`]), so a shortfall is that horizon unless the
+/// schedule matches no date at all (February 30), which a search from 2000 tells apart.
+fn shortfall_note<Z: chrono::TimeZone>(
+    cron: &Cron,
+    start: &chrono::DateTime<Z>,
+    found: usize,
+    asked: usize,
+) -> Option<String> {
+    use chrono::Datelike;
+    if found >= asked {
+        return None;
+    }
+    let horizon = croner::YEAR_UPPER_LIMIT;
+    if found > 0 {
+        return Some(format!(
+            "Only {found} of the {asked} runs asked for are listed: run times are computed up to the year {horizon}, and the schedule has no more runs before then."
+        ));
+    }
+    if start.year() >= horizon {
+        return Some(format!(
+            "No runs are listed: run times are computed only up to the year {horizon}, and 'from' ({}) is later.",
+            start.year()
+        ));
+    }
+    let reference = chrono::Utc
+        .with_ymd_and_hms(2000, 1, 1, 0, 0, 0)
+        .single()
+        .map(|t| t.with_timezone(&start.timezone()));
+    let ever = reference.is_some_and(|t| cron.find_next_occurrence(&t, false).is_ok());
+    Some(if ever {
+        format!(
+            "No runs are listed: the schedule has none between 'from' and the year {horizon}, where the computation of run times stops."
+        )
+    } else {
+        "Never runs: no date matches this schedule (for example February 30, or April 31)."
+            .to_string()
+    })
 }
 
 // ---- description -------------------------------------------------------------------------
@@ -880,6 +930,53 @@ mod tests {
         );
         assert_eq!(code, ErrorCode::InvalidInput);
         assert!(msg.contains("Europe/London"), "{msg}");
+    }
+
+    fn runs(expression: &str, from: &str, count: u32) -> serde_json::Value {
+        run_ok(
+            "cron-parser",
+            json!({"expression": expression, "from": from, "count": count}),
+        )
+    }
+
+    #[test]
+    fn fewer_runs_than_asked_come_with_a_note() {
+        // Yearly, close to croner's horizon (the year 5000): two runs, and why not five.
+        let d = runs("0 0 1 1 *", "4998-06-01T00:00:00Z", 5);
+        assert_eq!(
+            d["nextRuns"],
+            json!(["4999-01-01T00:00:00+00:00", "5000-01-01T00:00:00+00:00"])
+        );
+        assert_eq!(
+            d["note"],
+            "Only 2 of the 5 runs asked for are listed: run times are computed up to the year 5000, and the schedule has no more runs before then."
+        );
+        assert!(
+            d["output"]
+                .as_str()
+                .unwrap()
+                .ends_with(d["note"].as_str().unwrap())
+        );
+        // Near 9999 the schedule still runs every year: no "never runs".
+        let d = runs("0 0 1 1 *", "9998-06-01T00:00:00Z", 5);
+        assert_eq!(d["nextRuns"], json!([]));
+        assert_eq!(
+            d["note"],
+            "No runs are listed: run times are computed only up to the year 5000, and 'from' (9998) is later."
+        );
+        assert!(!d["output"].as_str().unwrap().contains("Never runs"));
+        // A date that never exists.
+        let d = runs("0 0 30 2 *", "2024-01-01T00:00:00Z", 3);
+        assert_eq!(
+            d["note"],
+            "Never runs: no date matches this schedule (for example February 30, or April 31)."
+        );
+        // Enough runs: no note.
+        assert!(
+            runs("0 0 1 1 *", "2024-06-01T00:00:00Z", 3)
+                .get("note")
+                .is_none()
+        );
     }
 
     #[test]

@@ -2,14 +2,55 @@
 
 use super::ToolFn;
 use super::args::Args;
+use super::{budget, depth};
 use crate::ctp::{ToolError, ToolOutcome};
 use lightningcss::stylesheet::{MinifyOptions, ParserOptions, PrinterOptions, StyleSheet};
 use serde_json::json;
 
 pub const TOOLS: &[(&str, ToolFn)] = &[("css-formatter", css_formatter)];
 
+/// CSS brackets, strings and comments, for the checks that run before lightningcss's
+/// recursive parser; a printer breaks lines after `{`, `;` and `}`.
+const CSS_SYNTAX: depth::Syntax = depth::Syntax {
+    open: b"{([",
+    close: b"})]",
+    quotes: b"'\"",
+    escapes: true,
+    block_comments: true,
+    interpolation: false,
+    line_breaks: b"{;}",
+};
+
+/// Rules and declarations (counted as the `{`, `;` and `}` that end them) lightningcss may
+/// hold: its stylesheet keeps close to a kilobyte for each.
+const MAX_ITEMS: usize = 500_000;
+
 fn css_formatter(args: &Args) -> ToolOutcome {
     let input = args.str("input")?;
+    let shape = depth::check("input", input, &CSS_SYNTAX, depth::MAX_DEPTH)?;
+    if shape.lines > MAX_ITEMS {
+        return Err(budget::too_many_of(
+            MAX_ITEMS,
+            "the stylesheet",
+            "rules and declarations",
+            "split it into smaller stylesheets",
+        ));
+    }
+    let unit = match args.str("indent")? {
+        "4" => 4,
+        _ => 2,
+    };
+    let beautified = input.len() + shape.lines + shape.indents * unit;
+    if args.str("mode")? != "minify" && beautified > budget::output_ceiling() {
+        return Err(budget::output_too_large(
+            "the formatted CSS",
+            "each level of nesting indents its lines further: minify it, or format a smaller piece",
+        ));
+    }
+    depth::with_stack(|| format_css(input, args))
+}
+
+fn format_css(input: &str, args: &Args) -> ToolOutcome {
     let mode = args.str("mode")?;
     let minify = mode == "minify";
     let mut sheet = StyleSheet::parse(input, ParserOptions::default()).map_err(|e| {
@@ -40,12 +81,12 @@ fn css_formatter(args: &Args) -> ToolOutcome {
     } else {
         reindent(&printed.code, args.str("indent")?)
     };
-    Ok(json!({
-        "output": output,
+    let sizes = json!({
         "mode": mode,
         "originalSize": input.len(),
         "outputSize": output.len(),
-    }))
+    });
+    Ok(super::data::with_output(output, sizes))
 }
 
 /// The printer indents by two spaces; other units replace each leading pair. CSS strings
@@ -134,5 +175,29 @@ mod tests {
         );
         assert_eq!(code, ErrorCode::InvalidInput);
         assert!(msg.starts_with("invalid CSS at line 4, column 1"), "{msg}");
+    }
+
+    #[test]
+    fn nesting_is_limited_with_one_message() {
+        use crate::tools::depth::MAX_DEPTH;
+        use crate::tools::testing::{assert_too_deep, nest};
+        for deep in [
+            nest("a{", "", "}", 1_000_000),
+            nest("@media screen{", "", "}", 1_000_000),
+            format!("a{{width:{}}}", nest("calc(", "1px", ")", 1_000_000)),
+        ] {
+            for mode in ["beautify", "minify"] {
+                assert_too_deep(
+                    "css-formatter",
+                    json!({"input": deep, "mode": mode}),
+                    "input",
+                    MAX_DEPTH,
+                );
+            }
+        }
+        // Just under: 512 levels of brackets (a rule and 511 parentheses).
+        let ok = format!("a{{width:{}}}", nest("calc(", "1px", ")", MAX_DEPTH - 1));
+        let out = output_with("css-formatter", &ok, json!({"mode": "minify"}));
+        assert_eq!(out, "a{width:1px}");
     }
 }

@@ -4,6 +4,7 @@
 
 use super::ToolFn;
 use super::args::{Args, decode_base64_param};
+use super::json;
 use crate::ctp::{ToolError, ToolOutcome};
 use chrono::{DateTime, NaiveDate, NaiveDateTime, SecondsFormat, Utc};
 use regex::Regex;
@@ -220,24 +221,25 @@ fn preview(s: &str) -> String {
     crate::text::preview(s, 40)
 }
 
+/// Validated without building a tree (any size, any depth); only the top level is counted.
 fn probe_json(s: &str, found: &mut Found) {
-    let Ok(value) = serde_json::from_str::<Value>(s) else {
+    if json::validate(s).is_err() {
         return;
-    };
-    match value {
-        Value::Object(map) => add(
+    }
+    match json::top_level(s) {
+        (b'{', members) => add(
             found,
             "json",
             0.98,
-            format!("parses as JSON: an object with {} key(s)", map.len()),
+            format!("parses as JSON: an object with {members} key(s)"),
         ),
-        Value::Array(items) => add(
+        (b'[', items) => add(
             found,
             "json",
             0.97,
-            format!("parses as JSON: an array of {} item(s)", items.len()),
+            format!("parses as JSON: an array of {items} item(s)"),
         ),
-        Value::String(_) => add(found, "json", 0.4, "parses as JSON: a single string"),
+        (b'"', _) => add(found, "json", 0.4, "parses as JSON: a single string"),
         // Bare numbers and literals are JSON too, but rarely what was meant.
         _ => add(found, "json", 0.3, "parses as a JSON scalar"),
     }
@@ -245,6 +247,9 @@ fn probe_json(s: &str, found: &mut Found) {
 
 fn probe_yaml(s: &str, found: &mut Found) {
     use serde_norway::Value as Yaml;
+    if s.len() > super::yaml::MAX_YAML {
+        return;
+    }
     let Ok(value) = serde_norway::from_str::<Yaml>(s) else {
         return;
     };
@@ -286,6 +291,9 @@ fn probe_yaml(s: &str, found: &mut Found) {
 }
 
 fn probe_toml(s: &str, found: &mut Found) {
+    if s.len() > super::toml::MAX_TOML {
+        return;
+    }
     let Ok(table) = toml::from_str::<toml::Table>(s) else {
         return;
     };
@@ -1173,6 +1181,22 @@ mod tests {
         let (code, msg) = run_err("format-detector", json!({"input": "   \n "}));
         assert_eq!(code, ErrorCode::InvalidInput);
         assert!(msg.contains("empty"), "{msg}");
+    }
+
+    #[test]
+    fn deep_and_large_input_is_recognised_without_a_tree() {
+        use crate::tools::testing::nest;
+        // JSON of any depth validates without recursion; the structured probes stay bounded.
+        let deep = nest("[", "", "]", 1_000_000);
+        let d = run_ok("format-detector", json!({"input": deep}));
+        assert_eq!(d["format"], "json");
+        assert_eq!(
+            d["candidates"][0]["reason"],
+            "parses as JSON: an array of 1 item(s)"
+        );
+        let deep_xml = nest("<a>", "", "</a>", 1_000_000);
+        let d = run_ok("format-detector", json!({"input": deep_xml}));
+        assert_eq!(d["format"], "html");
     }
 
     #[test]

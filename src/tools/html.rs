@@ -3,6 +3,7 @@
 
 use super::ToolFn;
 use super::args::Args;
+use super::{budget, depth};
 use crate::ctp::{ToolError, ToolOutcome};
 use html2text::render::{TaggedLine, TextDecorator};
 use scraper::{Html, Node, Selector};
@@ -35,17 +36,57 @@ fn collapse(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// Nesting of a selector's brackets: cssparser, under the selectors crate, stops at 75.
+const SELECTOR_DEPTH: usize = 75;
+
+/// Selector brackets (`:not(:is(…))`, `[attr]`) and strings, for the depth check that runs
+/// before the selectors crate's recursive parser.
+const SELECTOR_SYNTAX: depth::Syntax = depth::Syntax {
+    open: b"([",
+    close: b")]",
+    quotes: b"'\"",
+    escapes: true,
+    block_comments: true,
+    interpolation: false,
+    line_breaks: b"",
+};
+
 fn css_selector_tester(args: &Args) -> ToolOutcome {
     let input = args.str("input")?;
     let selector_text = args.str("selector")?;
-    let selector = Selector::parse(selector_text)
-        .map_err(|e| ToolError::invalid(format!("invalid CSS selector '{selector_text}': {e}")))?;
+    depth::check("selector", selector_text, &SELECTOR_SYNTAX, SELECTOR_DEPTH)?;
+    let selector = Selector::parse(selector_text).map_err(|e| {
+        ToolError::invalid(format!(
+            "invalid CSS selector '{}': {e}",
+            crate::text::preview(selector_text, 200)
+        ))
+    })?;
     let attribute = args.opt_str("attribute").filter(|a| !a.is_empty());
+    super::html_scan::check(input, super::html_scan::MAX_TOKENS)?;
     let html = parse_html(input);
+    let found = html.select(&selector).count();
+    if found > budget::MAX_RESULTS {
+        return Err(ToolError::invalid(format!(
+            "the selector matches {found} elements; css-selector-tester lists at most {}: narrow it",
+            budget::MAX_RESULTS
+        )));
+    }
+    // Each match carries its text and its markup, so nested matches repeat their content:
+    // the whole list stays within the output limit.
+    let mut room = budget::result_ceiling();
     let mut matches = Vec::new();
     let mut lines = Vec::new();
     for element in html.select(&selector) {
         let text = collapse(&element.text().collect::<String>());
+        let markup = element.html();
+        room = room
+            .checked_sub(2 * text.len() + markup.len())
+            .ok_or_else(|| {
+                budget::result_too_large(
+                    "the matched elements' text and markup",
+                    "nested matches repeat their content: narrow the selector to the innermost elements",
+                )
+            })?;
         let el = element.value();
         let attributes: Map<String, Value> = el
             .attrs()
@@ -55,7 +96,7 @@ fn css_selector_tester(args: &Args) -> ToolOutcome {
             "tag": el.name(),
             "attributes": attributes,
             "text": text,
-            "html": element.html(),
+            "html": markup,
         });
         match attribute {
             Some(name) => {
@@ -203,6 +244,13 @@ const NO_WRAP_WIDTH: usize = 10_000;
 fn html_to_text(args: &Args) -> ToolOutcome {
     let input = args.str("input")?;
     let mode = args.str("mode")?;
+    // Strip mode walks scraper's tree; the other modes build html2text's heavier trees.
+    let max_tokens = if mode == "strip" {
+        super::html_scan::MAX_TOKENS
+    } else {
+        super::html_scan::MAX_RENDER_TOKENS
+    };
+    super::html_scan::check(input, max_tokens)?;
     if mode == "strip" {
         let output = strip_tags(input);
         return Ok(json!({ "output": output, "mode": mode }));
@@ -430,5 +478,63 @@ mod tests {
         );
         let (code, _) = run_err("html-to-text", json!({"input": p, "width": 5}));
         assert_eq!(code, ErrorCode::InvalidInput);
+    }
+
+    #[test]
+    fn nesting_is_limited_with_one_message() {
+        use crate::tools::depth::MAX_DEPTH;
+        use crate::tools::testing::{assert_too_deep, nest};
+        let deep = nest("<div>", "x", "</div>", 1_000_000);
+        assert_too_deep(
+            "css-selector-tester",
+            json!({"input": deep, "selector": "div"}),
+            "input",
+            MAX_DEPTH,
+        );
+        for mode in ["plain", "markdown", "strip"] {
+            assert_too_deep(
+                "html-to-text",
+                json!({"input": deep, "mode": mode}),
+                "input",
+                MAX_DEPTH,
+            );
+        }
+        let selector = nest(":not(", "a", ")", 1_000_000);
+        let args = json!({"input": "<a></a>", "selector": selector});
+        assert_too_deep(
+            "css-selector-tester",
+            args,
+            "selector",
+            super::SELECTOR_DEPTH,
+        );
+        // Just under: html, body and 509 divs make 512 levels.
+        let ok = nest("<div>", "x", "</div>", MAX_DEPTH - 3);
+        let d = run_ok(
+            "css-selector-tester",
+            json!({"input": ok, "selector": "div div div"}),
+        );
+        assert_eq!(d["count"], MAX_DEPTH - 5);
+        let d = run_ok("html-to-text", json!({"input": ok, "mode": "strip"}));
+        assert_eq!(d["output"], "x");
+        // 75 negations of `a`: every element but a, here the fragment's html root and the p.
+        let selector = nest(":not(", "a", ")", super::SELECTOR_DEPTH);
+        let d = run_ok(
+            "css-selector-tester",
+            json!({"input": "<p>x</p>", "selector": selector}),
+        );
+        assert_eq!(d["count"], 2);
+    }
+
+    #[test]
+    fn nested_matches_stay_within_the_output_limit() {
+        let (code, msg) = run_err(
+            "css-selector-tester",
+            json!({"input": "<p>x</p>".repeat(100_001), "selector": "p"}),
+        );
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert_eq!(
+            msg,
+            "the selector matches 100001 elements; css-selector-tester lists at most 100000: narrow it"
+        );
     }
 }

@@ -8,6 +8,8 @@
 
 use super::ToolFn;
 use super::args::Args;
+use super::budget::{self, Tally};
+use super::depth;
 use super::json;
 use crate::ctp::{ToolError, ToolOutcome};
 use jaq_core::load::{Arena, File, Loader};
@@ -28,10 +30,23 @@ fn time_limit_error() -> ToolError {
     ))
 }
 
+/// jq's brackets and string interpolations, for the depth check that runs before jaq's
+/// recursive parser sees the filter.
+const JQ_SYNTAX: depth::Syntax = depth::Syntax {
+    open: b"([{",
+    close: b")]}",
+    quotes: b"\"",
+    escapes: true,
+    block_comments: false,
+    interpolation: true,
+    line_breaks: b"",
+};
+
 /// A filter that recurses without bound overflows the stack of the worker process every
 /// built-in tool runs in (`exec::worker`), which reports it; the rest is bounded here.
 fn jq_processor(args: &Args) -> ToolOutcome {
     let filter = args.str("filter")?.to_string();
+    depth::check("filter", &filter, &JQ_SYNTAX, depth::MAX_DEPTH)?;
     let null_input = args.flag("nullInput");
     let slurp = args.flag("slurp");
     let inputs = if null_input {
@@ -48,6 +63,9 @@ fn jq_processor(args: &Args) -> ToolOutcome {
     let (tx, rx) = mpsc::channel();
     std::thread::Builder::new()
         .name("jq-filter".into())
+        // jaq parses, compiles and runs recursively; 512 levels of brackets need more than
+        // the default 2 MiB in a debug build. The reservation costs nothing until used.
+        .stack_size(64 << 20)
         .spawn(move || {
             let _ = tx.send(run_filter(&filter, inputs, vars));
         })
@@ -62,11 +80,20 @@ fn jq_processor(args: &Args) -> ToolOutcome {
     let raw = args.flag("rawOutput");
     let indent = if args.flag("compact") { "0" } else { "2" };
     let mut lines = Vec::with_capacity(results.len());
+    let mut length = 0usize;
     for value in &results {
-        lines.push(match value {
+        let line = match value {
             Value::String(s) if raw => s.clone(),
             other => json::write_indented(other, indent)?,
-        });
+        };
+        length += line.len() + 1;
+        if length > budget::output_ceiling() {
+            return Err(budget::output_too_large(
+                "the filter's output",
+                "narrow the filter, or set compact to drop the indentation",
+            ));
+        }
+        lines.push(line);
     }
     Ok(json!({
         "output": lines.join("\n"),
@@ -83,8 +110,12 @@ fn read_inputs(input: &str) -> Result<Vec<Value>, ToolError> {
             "input is empty: give JSON, or set nullInput to run the filter on null",
         ));
     }
+    json::check_tree(src)?;
     let mut values = Vec::new();
-    for value in serde_json::Deserializer::from_str(src).into_iter::<Value>() {
+    let mut de = serde_json::Deserializer::from_str(src);
+    // check_tree has bounded the depth; serde_json's own limit would stop one level short.
+    de.disable_recursion_limit();
+    for value in de.into_iter::<Value>() {
         values.push(value.map_err(|e| json::json_error(&e))?);
     }
     Ok(values)
@@ -156,6 +187,7 @@ fn run_filter(
     let ctx = Ctx::<D>::new(&compiled.lut, Vars::new(values));
 
     let mut results = Vec::new();
+    let mut tally = Tally::default();
     for input in inputs {
         for item in compiled.id.run((ctx.clone(), to_val(&input))) {
             let value = match item {
@@ -171,7 +203,7 @@ fn run_filter(
                     "the filter produced more than {MAX_RESULTS} results; narrow it (for example with limit(n; f) or first(f))"
                 )));
             }
-            results.push(from_val(&value));
+            results.push(from_val(&value, &mut tally, 1)?);
         }
     }
     Ok(results)
@@ -265,9 +297,25 @@ fn to_val(v: &Value) -> Val {
 }
 
 /// jaq value → JSON, mapping what JSON lacks the way jq does: NaN → null, ±infinity → the
-/// largest finite double, byte strings and non-string keys → text.
-fn from_val(v: &Val) -> Value {
-    match v {
+/// largest finite double, byte strings and non-string keys → text. Refuses results with more
+/// values than `tally` allows or deeper than JSON allows (`reduce range(1e5) as $i (0; [.])`
+/// builds one), before this recursion or the printer's could exhaust the stack.
+fn from_val(v: &Val, tally: &mut Tally, level: usize) -> Result<Value, ToolError> {
+    if !tally.add() {
+        return Err(budget::too_many(
+            "the filter's results",
+            "values in all",
+            "jaq shares values, but each result is copied out in full: narrow the filter, or count with length",
+        ));
+    }
+    if level > depth::JSON_DEPTH && matches!(v, Val::Arr(_) | Val::Obj(_)) {
+        return Err(depth::too_deep(
+            "a result of the filter",
+            depth::JSON_DEPTH,
+            depth::Place::Unknown,
+        ));
+    }
+    Ok(match v {
         Val::Null => Value::Null,
         Val::Bool(b) => Value::Bool(*b),
         Val::Num(n) => {
@@ -280,7 +328,11 @@ fn from_val(v: &Val) -> Value {
             }
         }
         Val::TStr(s) | Val::BStr(s) => Value::String(String::from_utf8_lossy(s).into_owned()),
-        Val::Arr(a) => Value::Array(a.iter().map(from_val).collect()),
+        Val::Arr(a) => Value::Array(
+            a.iter()
+                .map(|v| from_val(v, tally, level + 1))
+                .collect::<Result<_, _>>()?,
+        ),
         Val::Obj(o) => Value::Object(
             o.iter()
                 .map(|(k, v)| {
@@ -288,11 +340,11 @@ fn from_val(v: &Val) -> Value {
                         Val::TStr(s) | Val::BStr(s) => String::from_utf8_lossy(s).into_owned(),
                         other => other.to_string(),
                     };
-                    (key, from_val(v))
+                    Ok((key, from_val(v, tally, level + 1)?))
                 })
-                .collect(),
+                .collect::<Result<_, ToolError>>()?,
         ),
-    }
+    })
 }
 
 #[cfg(test)]
@@ -441,5 +493,49 @@ mod tests {
             jq("[limit(3; repeat(1))]", "null", json!({}))["results"],
             json!([[1, 1, 1]])
         );
+    }
+
+    #[test]
+    fn nesting_is_limited_with_one_message() {
+        use crate::tools::depth::{JSON_DEPTH, MAX_DEPTH};
+        use crate::tools::testing::{assert_too_deep, nest};
+        for filter in [
+            nest("(", ".", ")", 1_000_000),
+            nest("[", ".", "]", 1_000_000),
+        ] {
+            assert_too_deep(
+                "jq-processor",
+                json!({"filter": filter, "input": "1"}),
+                "filter",
+                MAX_DEPTH,
+            );
+        }
+        // Interpolations nest inside strings.
+        let interpolated = nest("\"\\(", "1", ")\"", 1_000_000);
+        assert_too_deep(
+            "jq-processor",
+            json!({"filter": interpolated, "nullInput": true}),
+            "filter",
+            MAX_DEPTH,
+        );
+        let deep = nest("[", "", "]", 1_000_000);
+        assert_too_deep(
+            "jq-processor",
+            json!({"filter": ".", "input": deep}),
+            "input",
+            JSON_DEPTH,
+        );
+        // A filter that builds a value deeper than JSON allows.
+        assert_too_deep(
+            "jq-processor",
+            json!({"filter": "reduce range(200) as $i (0; [.])", "nullInput": true}),
+            "a result of the filter",
+            JSON_DEPTH,
+        );
+        // Just under: 512 brackets, a 128-deep input and result.
+        assert_eq!(results(&nest("(", ".", ")", MAX_DEPTH), "7"), json!([7]));
+        let doc = nest("[", "1", "]", JSON_DEPTH);
+        let out = jq(".", &doc, json!({"compact": true}));
+        assert_eq!(out["output"], doc);
     }
 }

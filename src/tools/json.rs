@@ -7,7 +7,9 @@
 
 use super::ToolFn;
 use super::args::Args;
+use super::budget::{self, Capped, Tally};
 use super::data::with_output;
+use super::depth::{self, JSON_DEPTH};
 use crate::ctp::{ToolError, ToolOutcome};
 use serde::Deserialize;
 use serde_json::json;
@@ -53,9 +55,14 @@ fn rewrite(
         sort_keys(&mut tree);
         e.node(&tree);
     } else {
-        e.tokens(Lexer::new(src));
+        e.tokens(Lexer::new(src))?;
     }
-    Ok(e.finish())
+    e.finish().ok_or_else(|| {
+        budget::output_too_large(
+            "the formatted JSON",
+            "every level of nesting indents each line further: use a smaller indent, json-minifier, or --output-file with a smaller piece of the input",
+        )
+    })
 }
 
 /// A JSON value as text, indented by the `indent` option the converters share ("2", "4", "tab",
@@ -68,17 +75,23 @@ pub(crate) fn write_indented(value: &serde_json::Value, indent: &str) -> Result<
         "tab" => b"\t",
         _ => b"  ",
     };
+    let mut buf = Capped::new();
     let out = if unit.is_empty() {
-        serde_json::to_string(value)
+        serde_json::to_writer(&mut buf, value)
     } else {
-        let mut buf = Vec::new();
         let fmt = serde_json::ser::PrettyFormatter::with_indent(unit);
-        let mut ser = serde_json::Serializer::with_formatter(&mut buf, fmt);
-        value
-            .serialize(&mut ser)
-            .map(|_| String::from_utf8_lossy(&buf).into_owned())
+        value.serialize(&mut serde_json::Serializer::with_formatter(&mut buf, fmt))
     };
-    out.map_err(|e| ToolError::execution(format!("JSON serialisation failed: {e}")))
+    match out {
+        Ok(()) => Ok(buf.into_string()),
+        Err(_) if buf.over => Err(budget::output_too_large(
+            "the JSON text",
+            "choose indent 0 (compact), or give a smaller input",
+        )),
+        Err(e) => Err(ToolError::execution(format!(
+            "JSON serialisation failed: {e}"
+        ))),
+    }
 }
 
 /// Checks that `input` is one JSON value (RFC 8259) and returns it without a leading BOM.
@@ -100,6 +113,13 @@ pub(crate) fn validate(input: &str) -> Result<&str, ToolError> {
 /// INVALID_INPUT naming the line, column and what the parser expected.
 pub(crate) fn json_error(e: &serde_json::Error) -> ToolError {
     let full = e.to_string();
+    if full.starts_with("recursion limit exceeded") {
+        let place = depth::Place::Text {
+            line: e.line(),
+            column: e.column(),
+        };
+        return depth::too_deep("input", JSON_DEPTH, place);
+    }
     let what = full
         .rsplit_once(" at line ")
         .map_or(full.as_str(), |(m, _)| m);
@@ -115,6 +135,104 @@ pub(crate) fn parse(input: &str) -> Result<Node<'_>, ToolError> {
     validate(input).and_then(build_tree)
 }
 
+/// Validates `input` and parses it into a `serde_json::Value`, within the depth and size
+/// limits of a tree.
+pub(crate) fn parse_value(input: &str) -> Result<serde_json::Value, ToolError> {
+    parse_value_counting(input, &mut Tally::default())
+}
+
+/// [`parse_value`] with the values counted into `tally`, for tools that hold several
+/// documents at once.
+pub(crate) fn parse_value_counting(
+    input: &str,
+    tally: &mut Tally,
+) -> Result<serde_json::Value, ToolError> {
+    let src = validate(input)?;
+    check_tree_counting(src, tally)?;
+    from_checked(src)
+}
+
+/// Parses JSON that [`check_tree`] has passed. serde_json's own limit stops one level short of
+/// [`JSON_DEPTH`] (it fails on the 128th bracket), so it is lifted here, where the depth is
+/// known to be within bounds.
+pub(crate) fn from_checked(src: &str) -> Result<serde_json::Value, ToolError> {
+    let mut de = serde_json::Deserializer::from_str(src);
+    de.disable_recursion_limit();
+    let value = serde_json::Value::deserialize(&mut de).map_err(|e| json_error(&e))?;
+    de.end().map_err(|e| json_error(&e))?;
+    Ok(value)
+}
+
+/// Refuses JSON text (one value or several) that nests deeper than [`JSON_DEPTH`] or holds
+/// more than [`budget::MAX_VALUES`] values, before anything builds a tree of it. The text need
+/// not be valid: the lexer always advances.
+pub(crate) fn check_tree(src: &str) -> Result<(), ToolError> {
+    check_tree_counting(src, &mut Tally::default())
+}
+
+fn check_tree_counting(src: &str, tally: &mut Tally) -> Result<(), ToolError> {
+    let mut lx = Lexer::new(src);
+    let mut level = 0usize;
+    while let Some(t) = lx.next() {
+        match t {
+            Tok::Open(_) => {
+                level += 1;
+                if level > JSON_DEPTH {
+                    return Err(too_deep(&lx));
+                }
+            }
+            Tok::Close(_) => level = level.saturating_sub(1),
+            Tok::Comma | Tok::Colon => continue,
+            Tok::Str(_) | Tok::Lit(_) => {}
+        }
+        if !matches!(t, Tok::Close(_)) && !tally.add() {
+            return Err(too_many_values(tally.limit));
+        }
+    }
+    Ok(())
+}
+
+/// The first byte of valid JSON text and, for an object or array, how many members it has;
+/// no tree is built.
+pub(crate) fn top_level(src: &str) -> (u8, usize) {
+    let mut lx = Lexer::new(src.strip_prefix('\u{feff}').unwrap_or(src));
+    let Some(first) = lx.next() else {
+        return (b' ', 0);
+    };
+    let kind = match first {
+        Tok::Open(c) => c,
+        Tok::Str(_) => return (b'"', 0),
+        _ => return (b'0', 0),
+    };
+    let (mut level, mut commas, mut any) = (1usize, 0usize, false);
+    for t in lx.by_ref() {
+        match t {
+            Tok::Close(_) => {
+                level -= 1;
+                if level == 0 {
+                    break;
+                }
+            }
+            Tok::Comma if level == 1 => commas += 1,
+            Tok::Open(_) => {
+                any = true;
+                level += 1;
+            }
+            _ => any = true,
+        }
+    }
+    (kind, if any { commas + 1 } else { 0 })
+}
+
+fn too_many_values(limit: usize) -> ToolError {
+    budget::too_many_of(
+        limit,
+        "the JSON",
+        "values",
+        "this tool holds the whole document in memory: split the input, or select the part you need with jq-processor first",
+    )
+}
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Tok<'a> {
     Open(u8),
@@ -128,6 +246,7 @@ enum Tok<'a> {
 }
 
 /// Splits already-validated JSON into tokens; it does not check grammar (serde_json did).
+#[derive(Clone, Copy)]
 struct Lexer<'a> {
     src: &'a str,
     pos: usize,
@@ -197,35 +316,26 @@ pub(crate) enum Node<'a> {
     Object(Vec<(&'a str, Node<'a>)>),
 }
 
-/// Nesting limit for the tree, which is walked recursively; serde_json's parser and
-/// serde_norway use the same limit.
-const MAX_DEPTH: usize = 128;
-
 fn build_tree(src: &str) -> Result<Node<'_>, ToolError> {
+    check_tree(src)?;
     let mut lx = Lexer::new(src);
     match lx.next() {
-        Some(first) => node_from(&mut lx, first, 0),
+        Some(first) => node_from(&mut lx, first),
         None => Ok(Node::Lit("null")),
     }
 }
 
+/// The depth error at the bracket the lexer has just read.
 fn too_deep(lx: &Lexer<'_>) -> ToolError {
-    let before = lx.src.get(..lx.pos).unwrap_or_default();
-    let line = before.matches('\n').count() + 1;
-    let col = before
-        .rsplit_once('\n')
-        .map_or(before, |(_, t)| t)
-        .chars()
-        .count();
-    ToolError::invalid(format!(
-        "JSON nested deeper than {MAX_DEPTH} levels (at line {line}, column {col}) is not supported by this operation"
-    ))
+    depth::too_deep(
+        "input",
+        JSON_DEPTH,
+        depth::place(lx.src, lx.pos.saturating_sub(1)),
+    )
 }
 
-fn node_from<'a>(lx: &mut Lexer<'a>, first: Tok<'a>, depth: usize) -> Result<Node<'a>, ToolError> {
-    if matches!(first, Tok::Open(_)) && depth >= MAX_DEPTH {
-        return Err(too_deep(lx));
-    }
+/// Recursive, one frame per level: [`check_tree`] has bounded the depth.
+fn node_from<'a>(lx: &mut Lexer<'a>, first: Tok<'a>) -> Result<Node<'a>, ToolError> {
     Ok(match first {
         Tok::Open(b'[') => {
             let mut items = Vec::new();
@@ -233,7 +343,7 @@ fn node_from<'a>(lx: &mut Lexer<'a>, first: Tok<'a>, depth: usize) -> Result<Nod
                 match t {
                     Tok::Close(_) => break,
                     Tok::Comma => {}
-                    t => items.push(node_from(lx, t, depth + 1)?),
+                    t => items.push(node_from(lx, t)?),
                 }
             }
             Node::Array(items)
@@ -246,7 +356,7 @@ fn node_from<'a>(lx: &mut Lexer<'a>, first: Tok<'a>, depth: usize) -> Result<Nod
                     Tok::Str(key) => {
                         let _colon = lx.next();
                         let value = match lx.next() {
-                            Some(v) => node_from(lx, v, depth + 1)?,
+                            Some(v) => node_from(lx, v)?,
                             None => Node::Lit("null"),
                         };
                         members.push((key, value));
@@ -288,7 +398,9 @@ fn sort_keys(node: &mut Node<'_>) {
     }
 }
 
-/// Writes JSON tokens into one pre-sized String, with indentation or none.
+/// Writes JSON tokens into one pre-sized String, with indentation or none, up to
+/// [`budget::output_ceiling`]: at most [`JSON_DEPTH`] levels of indentation per token, but
+/// that is still a thousand bytes per input byte at indent 8.
 pub(crate) struct Emitter<'u> {
     out: String,
     unit: Option<&'u str>,
@@ -296,24 +408,35 @@ pub(crate) struct Emitter<'u> {
     pad: String,
     depth: usize,
     ascii: bool,
+    limit: usize,
 }
 
 impl<'u> Emitter<'u> {
     pub(crate) fn new(unit: Option<&'u str>, ascii: bool, capacity: usize) -> Self {
+        let limit = budget::output_ceiling();
         Emitter {
-            out: String::with_capacity(capacity),
+            out: String::with_capacity(capacity.min(limit)),
             unit,
             pad: String::from("\n"),
             depth: 0,
             ascii,
+            limit,
         }
     }
 
-    pub(crate) fn finish(self) -> String {
-        self.out
+    /// The text, or None when it passed the output ceiling (and was cut short).
+    pub(crate) fn finish(self) -> Option<String> {
+        (self.out.len() <= self.limit).then_some(self.out)
+    }
+
+    fn over(&self) -> bool {
+        self.out.len() > self.limit
     }
 
     fn newline(&mut self) {
+        if self.over() {
+            return;
+        }
         if let Some(unit) = self.unit {
             let need = 1 + unit.len() * self.depth;
             while self.pad.len() < need {
@@ -346,6 +469,9 @@ impl<'u> Emitter<'u> {
     }
 
     fn string(&mut self, raw: &str) {
+        if self.over() {
+            return;
+        }
         if !self.ascii || raw.is_ascii() {
             self.out.push_str(raw);
             return;
@@ -362,13 +488,19 @@ impl<'u> Emitter<'u> {
         }
     }
 
-    fn tokens(&mut self, lx: Lexer<'_>) {
-        let mut toks = lx.peekable();
-        while let Some(t) = toks.next() {
+    /// Streams validated JSON through, refusing more than [`JSON_DEPTH`] levels as the tree
+    /// tools do, and stopping at the output ceiling.
+    fn tokens(&mut self, mut lx: Lexer<'_>) -> Result<(), ToolError> {
+        while let Some(t) = lx.next() {
             match t {
                 Tok::Open(c) => {
-                    if let Some(Tok::Close(close)) = toks.peek().copied() {
-                        toks.next();
+                    if self.depth >= JSON_DEPTH {
+                        return Err(too_deep(&lx));
+                    }
+                    // Peeking by copy: the lexer is two words.
+                    let mut ahead = lx;
+                    if let Some(Tok::Close(close)) = ahead.next() {
+                        lx = ahead;
                         self.out.push(c as char);
                         self.out.push(close as char);
                     } else {
@@ -381,7 +513,11 @@ impl<'u> Emitter<'u> {
                 Tok::Str(s) => self.string(s),
                 Tok::Lit(s) => self.out.push_str(s),
             }
+            if self.over() {
+                break;
+            }
         }
+        Ok(())
     }
 
     pub(crate) fn node(&mut self, node: &Node<'_>) {
@@ -416,11 +552,11 @@ impl<'u> Emitter<'u> {
     }
 }
 
-/// Minified JSON text of a node, literals preserved.
+/// Minified JSON text of a node, literals preserved (never longer than the input it came from).
 pub(crate) fn to_compact(node: &Node<'_>) -> String {
     let mut e = Emitter::new(None, false, 64);
     e.node(node);
-    e.finish()
+    e.out
 }
 
 #[cfg(test)]
@@ -540,16 +676,50 @@ mod tests {
     }
 
     #[test]
-    fn deep_nesting_formats_but_sorting_is_bounded() {
-        let deep = "[".repeat(300) + &"]".repeat(300);
-        let out = fmt(&deep, json!({}));
-        assert_eq!(out.lines().count(), 599);
-        let (code, msg) = run_err("json-formatter", json!({"input": deep, "sortKeys": true}));
-        assert_eq!(code, ErrorCode::InvalidInput);
-        assert!(
-            msg.starts_with("JSON nested deeper than 128 levels"),
-            "{msg}"
+    fn nesting_is_limited_to_json_depth() {
+        use crate::tools::testing::{assert_too_deep, nest};
+        let deep = nest("[", "", "]", 1_000_000);
+        for id in ["json-formatter", "json-minifier"] {
+            assert_too_deep(id, json!({"input": deep}), "input", JSON_DEPTH);
+            assert_too_deep(
+                id,
+                json!({"input": deep, "sortKeys": true}),
+                "input",
+                JSON_DEPTH,
+            );
+        }
+        let (_, msg) = run_err("json-formatter", json!({"input": deep}));
+        assert!(msg.contains("(at line 1, column 129)"), "{msg}");
+        let objects = nest("{\"a\":", "1", "}", 1_000_000);
+        assert_too_deep(
+            "json-formatter",
+            json!({"input": objects}),
+            "input",
+            JSON_DEPTH,
         );
+        // Just under the limit: 128 levels format, sorted or not.
+        let ok = nest("[", "", "]", JSON_DEPTH);
+        assert_eq!(fmt(&ok, json!({})).lines().count(), 2 * JSON_DEPTH - 1);
+        assert_eq!(
+            fmt(&ok, json!({"sortKeys": true})).lines().count(),
+            2 * JSON_DEPTH - 1
+        );
+        let data = run_ok("json-minifier", json!({"input": ok}));
+        assert_eq!(data["minifiedSize"], 2 * JSON_DEPTH);
+    }
+
+    #[test]
+    fn check_tree_counts_values_and_depth() {
+        assert!(check_tree("[1, {\"a\": [true, null]}] \"x\"").is_ok());
+        let mut tally = Tally::new(4);
+        let e = check_tree_counting("[1, 2, 3, 4]", &mut tally).unwrap_err();
+        assert_eq!(
+            e.message,
+            "the JSON has more than 4 values, the most this tool holds in memory for one call; this tool holds the whole document in memory: split the input, or select the part you need with jq-processor first"
+        );
+        assert_eq!(top_level("{\"a\": [1, 2], \"b\": {}}"), (b'{', 2));
+        assert_eq!(top_level("[]"), (b'[', 0));
+        assert_eq!(top_level("\"s\""), (b'"', 0));
     }
 
     #[test]

@@ -3,6 +3,8 @@
 
 use super::ToolFn;
 use super::args::Args;
+use super::budget::{self, MAX_RESULTS, Tally};
+use super::depth;
 use super::json;
 use crate::ctp::{ToolError, ToolOutcome};
 use serde_json::{Map, Value, json};
@@ -14,16 +16,38 @@ pub const TOOLS: &[(&str, ToolFn)] = &[
     ("json-diff", json_diff),
 ];
 
-/// Parses a JSON document, naming which input it was in the error.
-fn parse_doc(args: &Args, name: &str) -> Result<Value, ToolError> {
-    let label = |e: ToolError| ToolError::invalid(format!("{name}: {}", e.message));
-    let src = json::validate(args.str(name)?).map_err(label)?;
-    serde_json::from_str(src).map_err(|e| label(json::json_error(&e)))
+/// Parses a JSON document, naming which input it was in the error; `tally` counts the values
+/// of every document the tool holds.
+fn parse_doc(args: &Args, name: &str, tally: &mut Tally) -> Result<Value, ToolError> {
+    json::parse_value_counting(args.str(name)?, tally).map_err(|e| {
+        ToolError::invalid(match e.message.strip_prefix("input nests ") {
+            Some(rest) => format!("{name} nests {rest}"),
+            None => format!("{name}: {}", e.message),
+        })
+    })
 }
 
+/// JSONPath brackets and string literals, for the depth check that runs before
+/// serde_json_path's recursive parser.
+const PATH_SYNTAX: depth::Syntax = depth::Syntax {
+    open: b"([",
+    close: b")]",
+    quotes: b"'\"",
+    escapes: true,
+    block_comments: false,
+    interpolation: false,
+    line_breaks: b"",
+};
+
 fn jsonpath_tester(args: &Args) -> ToolOutcome {
-    let doc = parse_doc(args, "input")?;
     let query = args.str("path")?;
+    depth::check("path", query, &PATH_SYNTAX, depth::MAX_DEPTH)?;
+    let doc = parse_doc(args, "input", &mut Tally::default())?;
+    // Filters nest as deep as their brackets, and the parser and the query recurse per level.
+    depth::with_stack(|| query_doc(&doc, query))
+}
+
+fn query_doc(doc: &Value, query: &str) -> ToolOutcome {
     let path = JsonPath::parse(query).map_err(|e| {
         ToolError::invalid(format!(
             "invalid JSONPath at character {}: {} (query: {query})",
@@ -31,7 +55,23 @@ fn jsonpath_tester(args: &Args) -> ToolOutcome {
             e.message()
         ))
     })?;
-    let nodes = path.query_located(&doc);
+    // Matches are references until here; each one listed copies its subtree and spells its
+    // path twice, so both are bounded before the located query builds every path.
+    let matched = path.query(doc);
+    if matched.len() > MAX_RESULTS {
+        return Err(too_many_matches(matched.len()));
+    }
+    let mut tally = Tally::default();
+    for node in matched.iter() {
+        if !count_values(node, &mut tally) {
+            return Err(budget::too_many(
+                "the matched values",
+                "values in all",
+                "each match carries a copy of its subtree: narrow the query (for example $.a[*].id instead of $..*)",
+            ));
+        }
+    }
+    let nodes = path.query_located(doc);
     let mut values = Vec::with_capacity(nodes.len());
     let mut paths = Vec::with_capacity(nodes.len());
     let mut pointers = Vec::with_capacity(nodes.len());
@@ -46,6 +86,25 @@ fn jsonpath_tester(args: &Args) -> ToolOutcome {
         "paths": paths,
         "pointers": pointers,
     }))
+}
+
+fn too_many_matches(found: usize) -> ToolError {
+    ToolError::invalid(format!(
+        "the query matches {found} nodes; jsonpath-tester lists at most {MAX_RESULTS}: narrow the query, or count with jq-processor ('[..] | length')"
+    ))
+}
+
+/// Adds the values of `v`'s subtree to `tally`, stopping early once it is over; false then.
+/// Recursive: documents are at most `JSON_DEPTH` deep.
+fn count_values(v: &Value, tally: &mut Tally) -> bool {
+    if !tally.add() {
+        return false;
+    }
+    match v {
+        Value::Array(items) => items.iter().all(|i| count_values(i, tally)),
+        Value::Object(map) => map.values().all(|i| count_values(i, tally)),
+        _ => true,
+    }
 }
 
 /// RFC 9535 §2.7 normalized path: `$['name'][0]`, names in single quotes with `'` and `\`
@@ -82,11 +141,19 @@ fn normalized_path<'a>(elements: impl Iterator<Item = &'a PathElement<'a>>) -> S
 }
 
 fn json_diff(args: &Args) -> ToolOutcome {
-    let original = parse_doc(args, "original")?;
-    let modified = parse_doc(args, "modified")?;
-    let patch = json_patch::diff(&original, &modified);
+    let mut tally = Tally::default();
+    let original = parse_doc(args, "original", &mut tally)?;
+    let modified = parse_doc(args, "modified", &mut tally)?;
+    // The change list is made first, since it stops at MAX_RESULTS; the patch has one
+    // operation per change.
     let mut changes = Vec::new();
     walk(&original, &modified, &mut String::new(), &mut changes);
+    if changes.len() > MAX_RESULTS {
+        return Err(ToolError::invalid(format!(
+            "the documents differ in more than {MAX_RESULTS} places, the most json-diff lists; compare smaller parts of them (select each with jq-processor), or use text-diff on their formatted text"
+        )));
+    }
+    let patch = json_patch::diff(&original, &modified);
     let count = |kind: &str| changes.iter().filter(|c| c["type"] == kind).count();
     let (added, removed, changed) = (count("added"), count("removed"), count("changed"));
     let patch = serde_json::to_value(&patch)
@@ -103,12 +170,18 @@ fn json_diff(args: &Args) -> ToolOutcome {
 
 /// Lists differences the way `json_patch::diff` finds them (objects by key, arrays by index),
 /// but with paths into the original document for removals and changes and into the modified
-/// one for additions, and with the values on both sides.
+/// one for additions, and with the values on both sides. Stops one past [`MAX_RESULTS`].
 fn walk(a: &Value, b: &Value, pointer: &mut String, out: &mut Vec<Value>) {
+    if out.len() > MAX_RESULTS {
+        return;
+    }
     match (a, b) {
         (Value::Object(x), Value::Object(y)) => walk_object(x, y, pointer, out),
         (Value::Array(x), Value::Array(y)) => {
             for i in 0..x.len().max(y.len()) {
+                if out.len() > MAX_RESULTS {
+                    return;
+                }
                 let len = pointer.len();
                 let _ = write!(pointer, "/{i}");
                 match (x.get(i), y.get(i)) {
@@ -134,6 +207,9 @@ fn walk_object(
     out: &mut Vec<Value>,
 ) {
     for (key, r) in y {
+        if out.len() > MAX_RESULTS {
+            return;
+        }
         let len = pointer.len();
         push_token(pointer, key);
         match x.get(key) {
@@ -143,6 +219,9 @@ fn walk_object(
         pointer.truncate(len);
     }
     for (key, l) in x {
+        if out.len() > MAX_RESULTS {
+            return;
+        }
         if !y.contains_key(key) {
             let len = pointer.len();
             push_token(pointer, key);
@@ -412,5 +491,67 @@ mod tests {
         );
         assert_eq!(code, ErrorCode::InvalidInput);
         assert!(msg.starts_with("modified: invalid JSON at line 1"), "{msg}");
+    }
+
+    #[test]
+    fn deep_documents_and_paths_are_refused_clearly() {
+        use crate::tools::depth::{JSON_DEPTH, MAX_DEPTH};
+        use crate::tools::testing::{assert_too_deep, nest};
+        let deep = nest("[", "", "]", 1_000_000);
+        assert_too_deep(
+            "jsonpath-tester",
+            json!({"input": deep, "path": "$"}),
+            "input",
+            JSON_DEPTH,
+        );
+        let path = format!("$[?{}]", nest("(", "@.a", ")", 1_000_000));
+        assert_too_deep(
+            "jsonpath-tester",
+            json!({"input": "{}", "path": path}),
+            "path",
+            MAX_DEPTH,
+        );
+        assert_too_deep(
+            "json-diff",
+            json!({"original": deep, "modified": "[]"}),
+            "original",
+            JSON_DEPTH,
+        );
+        assert_too_deep(
+            "json-diff",
+            json!({"original": "[]", "modified": deep}),
+            "modified",
+            JSON_DEPTH,
+        );
+        // Just under: a filter of 511 brackets inside the selector's, a 128-deep document.
+        let path = format!("$[?{}]", nest("(", "@.a == 1", ")", MAX_DEPTH - 1));
+        let d = run_ok(
+            "jsonpath-tester",
+            json!({"input": r#"[{"a": 1}, {"a": 2}]"#, "path": path}),
+        );
+        assert_eq!(d["paths"], json!(["$[0]"]));
+        let doc = nest("[", "1", "]", JSON_DEPTH);
+        let d = run_ok("jsonpath-tester", json!({"input": doc, "path": "$..*"}));
+        assert_eq!(d["count"], JSON_DEPTH);
+        let changed = nest("[", "2", "]", JSON_DEPTH);
+        let d = run_ok("json-diff", json!({"original": doc, "modified": changed}));
+        assert_eq!(d["changes"][0]["path"], "/0".repeat(JSON_DEPTH - 1) + "/0");
+    }
+
+    #[test]
+    fn long_result_lists_are_refused() {
+        let many = format!("[{}1]", "1,".repeat(100_000));
+        let (code, msg) = run_err("jsonpath-tester", json!({"input": many, "path": "$[*]"}));
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert_eq!(
+            msg,
+            "the query matches 100001 nodes; jsonpath-tester lists at most 100000: narrow the query, or count with jq-processor ('[..] | length')"
+        );
+        let other = format!("[{}2]", "2,".repeat(100_000));
+        let (_, msg) = run_err("json-diff", json!({"original": many, "modified": other}));
+        assert!(
+            msg.starts_with("the documents differ in more than 100000 places"),
+            "{msg}"
+        );
     }
 }

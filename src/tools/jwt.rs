@@ -92,8 +92,11 @@ fn decode_json_part(part: &str, what: &str) -> Result<Map<String, Value>, ToolEr
         };
         ToolError::invalid(format!("{what} is not valid base64url: {e}{hint}"))
     })?;
-    let value: Value = serde_json::from_slice(&bytes)
-        .map_err(|e| ToolError::invalid(format!("{what} is not valid JSON: {e}")))?;
+    let text = std::str::from_utf8(&bytes).map_err(|e| {
+        ToolError::invalid(format!("{what} is not valid JSON: it is not UTF-8 ({e})"))
+    })?;
+    let value = super::json::parse_value(text)
+        .map_err(|e| ToolError::invalid(format!("{what} is not valid JSON: {}", e.message)))?;
     match value {
         Value::Object(map) => Ok(map),
         other => Err(ToolError::invalid(format!(

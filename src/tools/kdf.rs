@@ -85,6 +85,7 @@ fn password_hash_generator(args: &Args) -> ToolOutcome {
         }
         "pbkdf2-sha1" | "pbkdf2-sha256" | "pbkdf2-sha512" => {
             let rounds = u32_param(args, "iterations")?;
+            check_pbkdf2_cost(algorithm, rounds, length)?;
             match algorithm {
                 "pbkdf2-sha1" => {
                     pbkdf2::pbkdf2_hmac::<sha1::Sha1>(&password, &salt, rounds, &mut out)
@@ -135,6 +136,25 @@ fn argon2_algorithm(name: &str) -> Algorithm {
         "argon2d" => Algorithm::Argon2d,
         _ => Algorithm::Argon2id,
     }
+}
+
+/// PBKDF2 HMAC computations: the iterations for each hash-sized block of output. Ten million
+/// take seconds in a release build (the catalogue's iteration limit at one block).
+const MAX_PBKDF2_WORK: u64 = 10_000_000;
+
+fn check_pbkdf2_cost(algorithm: &str, rounds: u32, length: usize) -> Result<(), ToolError> {
+    let hash_len: u64 = match algorithm {
+        "pbkdf2-sha1" => 20,
+        "pbkdf2-sha512" => 64,
+        _ => 32,
+    };
+    let blocks = (length as u64).div_ceil(hash_len);
+    if u64::from(rounds) * blocks > MAX_PBKDF2_WORK {
+        return Err(constraint(format!(
+            "PBKDF2 runs the iterations once per {hash_len}-byte block of output: {rounds} iterations × {blocks} blocks exceeds the limit of {MAX_PBKDF2_WORK} (seconds of work); lower iterations or length"
+        )));
+    }
+    Ok(())
 }
 
 fn check_argon2_cost(m: u32, t: u32, p: u32) -> Result<(), ToolError> {
@@ -531,5 +551,18 @@ mod tests {
             json!({"mode": "verify", "password": "x", "hash": "$2b$10$abc"}),
         );
         assert_eq!(code, ErrorCode::InvalidInput);
+    }
+
+    #[test]
+    fn pbkdf2_work_counts_every_block_of_output() {
+        let (code, msg) = run_err(
+            "password-hash-generator",
+            json!({"algorithm": "pbkdf2-sha1", "password": "p", "salt": "s", "iterations": 10_000_000, "length": 1024}),
+        );
+        assert_eq!(code, ErrorCode::ConstraintViolation);
+        assert_eq!(
+            msg,
+            "PBKDF2 runs the iterations once per 20-byte block of output: 10000000 iterations × 52 blocks exceeds the limit of 10000000 (seconds of work); lower iterations or length"
+        );
     }
 }

@@ -639,13 +639,8 @@ fn jwk_member(jwk: &Map<String, Value>, name: &str) -> Result<Vec<u8>, ToolError
 }
 
 fn jwk_to_pem(text: &str) -> ToolOutcome {
-    let value: Value = serde_json::from_str(text).map_err(|e| {
-        ToolError::invalid(format!(
-            "the JWK is not valid JSON: {e} (line {}, column {})",
-            e.line(),
-            e.column()
-        ))
-    })?;
+    let value = super::json::parse_value(text)
+        .map_err(|e| ToolError::invalid(format!("the JWK: {}", e.message)))?;
     let jwk = match &value {
         Value::Object(m) if m.contains_key("keys") => m
             .get("keys")
@@ -809,13 +804,29 @@ fn pem_text(label: &str, der: Vec<u8>) -> String {
 // ---------------------------------------------------------------------------------------------
 // asn1-parser
 
-const MAX_DEPTH: usize = 64;
+/// Nesting limit of the DER tree: asn1-rs parses indefinite lengths recursively and takes 49
+/// levels (its end-of-contents markers count as a 50th), so definite lengths stop there too
+/// and the tool has one limit.
+const ASN1_DEPTH: usize = 49;
 const MAX_NODES: usize = 20_000;
+
+/// Whether an error is one of the walker's limits rather than malformed content.
+fn is_limit(e: &ToolError) -> bool {
+    e.message.starts_with("input nests deeper than")
+        || e.message.starts_with("the listing would be larger than")
+        || e.message.starts_with("more than ") && e.message.ends_with(" elements")
+}
 
 struct Walker {
     nodes: Vec<Value>,
     lines: Vec<String>,
     encapsulated: bool,
+    /// Nodes and output bytes already recorded by the walkers this one is a trial inside.
+    base_nodes: usize,
+    base_bytes: usize,
+    /// Output bytes recorded by this walker: every encapsulated string is shown as hex and then
+    /// again decoded, so nested encapsulations repeat their content.
+    bytes: usize,
 }
 
 fn asn1_parser(args: &Args) -> ToolOutcome {
@@ -829,6 +840,9 @@ fn asn1_parser(args: &Args) -> ToolOutcome {
         nodes: Vec::new(),
         lines: Vec::new(),
         encapsulated: args.flag("parseEncapsulated"),
+        base_nodes: 0,
+        base_bytes: 0,
+        bytes: 0,
     };
     let mut offset = 0;
     while offset < der.len() {
@@ -925,12 +939,14 @@ impl Walker {
         depth: usize,
         inner: bool,
     ) -> Result<usize, ToolError> {
-        if depth > MAX_DEPTH {
-            return Err(ToolError::invalid(format!(
-                "nesting deeper than {MAX_DEPTH} levels at offset {offset}"
-            )));
+        if depth >= ASN1_DEPTH {
+            return Err(super::depth::too_deep(
+                "input",
+                ASN1_DEPTH,
+                super::depth::Place::Byte(offset),
+            ));
         }
-        if self.nodes.len() >= MAX_NODES {
+        if self.base_nodes + self.nodes.len() >= MAX_NODES {
             return Err(ToolError::invalid(format!(
                 "more than {MAX_NODES} elements"
             )));
@@ -959,6 +975,13 @@ impl Walker {
             }
             Length::Indefinite => {
                 let (rest, any) = x509_parser::asn1_rs::Any::from_ber(bytes).map_err(|e| {
+                    if e.to_string().contains("BerMaxDepth") {
+                        return super::depth::too_deep(
+                            "input",
+                            ASN1_DEPTH,
+                            super::depth::Place::Byte(offset),
+                        );
+                    }
                     ToolError::invalid(format!(
                         "indefinite-length element at offset {offset} has no end-of-contents marker: {e}"
                     ))
@@ -1008,6 +1031,14 @@ impl Walker {
             "{offset:5}:d={depth:<2} hl={hl} l={length_text} {}: {name:<18}{suffix}",
             if constructed { "cons" } else { "prim" }
         );
+        // The node holds about what the line shows.
+        self.bytes += 2 * line.len();
+        if self.base_bytes + self.bytes > super::budget::result_ceiling() {
+            return Err(super::budget::result_too_large(
+                "the listing",
+                "each encapsulated string is shown as hex and then decoded again: turn parseEncapsulated off, or parse a smaller part",
+            ));
+        }
         self.lines.push(line);
         let index = self.nodes.len();
         self.nodes.push(Value::Object(node));
@@ -1030,7 +1061,7 @@ impl Walker {
                     content.len().saturating_sub(skip),
                     depth + 1,
                     index,
-                );
+                )?;
             }
         }
         Ok(total)
@@ -1045,25 +1076,31 @@ impl Walker {
         len: usize,
         depth: usize,
         parent: usize,
-    ) {
+    ) -> Result<(), ToolError> {
         if len < 2 || start + len > buf.len() {
-            return;
+            return Ok(());
         }
         let slice = &buf[..start + len];
         let first_universal = slice[start] & 0xC0 == 0 && slice[start] & 0x1F != 0;
         if !first_universal {
-            return;
+            return Ok(());
         }
         let mut trial = Walker {
             nodes: Vec::new(),
             lines: Vec::new(),
             encapsulated: self.encapsulated,
+            base_nodes: self.base_nodes + self.nodes.len(),
+            base_bytes: self.base_bytes + self.bytes,
+            bytes: 0,
         };
         let mut pos = 0;
         while pos < len {
             match trial.element(slice, start + pos, depth, true) {
                 Ok(n) => pos += n,
-                Err(_) => return,
+                // Limits hold for the trial too (and for trials inside it); anything else
+                // means "not DER after all".
+                Err(e) if is_limit(&e) => return Err(e),
+                Err(_) => return Ok(()),
             }
         }
         if pos == len {
@@ -1072,7 +1109,9 @@ impl Walker {
             }
             self.nodes.extend(trial.nodes);
             self.lines.extend(trial.lines);
+            self.bytes += trial.bytes;
         }
+        Ok(())
     }
 
     /// Fills the node's decoded value; returns the OpenSSL-style text after the tag name.
@@ -1826,5 +1865,49 @@ JMEhAphE8hxc2czw==
         assert!(msg.starts_with("line 2"), "{msg}");
         let (_, msg) = run_err("ssh-key-parser", json!({"input": EC_SEC1}));
         assert!(msg.contains("pem-converter"), "{msg}");
+    }
+
+    #[test]
+    fn der_nesting_is_limited_with_one_message() {
+        use crate::tools::testing::assert_too_deep;
+        // A million nested SEQUENCEs with definite lengths, and with indefinite ones.
+        let mut lens = vec![0usize];
+        for _ in 0..999_999 {
+            let inner = *lens.last().unwrap();
+            let len_bytes = if inner < 0x80 {
+                1
+            } else {
+                1 + (usize::BITS - inner.leading_zeros()).div_ceil(8) as usize
+            };
+            lens.push(1 + len_bytes + inner);
+        }
+        let mut der = String::new();
+        for len in lens.iter().rev() {
+            der.push_str("30");
+            if *len < 0x80 {
+                der.push_str(&format!("{len:02x}"));
+            } else {
+                let bytes = len.to_be_bytes();
+                let used: Vec<u8> = bytes.iter().copied().skip_while(|b| *b == 0).collect();
+                der.push_str(&format!("{:02x}{}", 0x80 | used.len(), hex::encode(&used)));
+            }
+        }
+        assert_too_deep(
+            "asn1-parser",
+            json!({"input": der, "inputFormat": "hex"}),
+            "input",
+            super::ASN1_DEPTH,
+        );
+        let indefinite = "3080".repeat(1_000_000) + &"0000".repeat(1_000_000);
+        assert_too_deep(
+            "asn1-parser",
+            json!({"input": indefinite, "inputFormat": "hex"}),
+            "input",
+            super::ASN1_DEPTH,
+        );
+        // Just under: 50 levels.
+        let ok = "3080".repeat(super::ASN1_DEPTH) + &"0000".repeat(super::ASN1_DEPTH);
+        let d = run_ok("asn1-parser", json!({"input": ok, "inputFormat": "hex"}));
+        assert_eq!(d["nodeCount"], super::ASN1_DEPTH);
     }
 }

@@ -184,13 +184,7 @@ fn cell_text(v: &Value) -> String {
 }
 
 fn parse_json_table(input: &str, header: bool) -> Result<Grid, ToolError> {
-    let value: Value = serde_json::from_str(input).map_err(|e| {
-        ToolError::invalid(format!(
-            "input is not valid JSON at line {}, column {}: {e}",
-            e.line(),
-            e.column()
-        ))
-    })?;
+    let value = super::json::parse_value(input)?;
     let items = match value {
         Value::Array(items) => items,
         object @ Value::Object(_) => vec![object],
@@ -207,14 +201,18 @@ fn parse_json_table(input: &str, header: bool) -> Result<Grid, ToolError> {
         }
     };
     if items.iter().all(Value::is_object) && !items.is_empty() {
-        let mut keys: Vec<String> = Vec::new();
+        let mut keys: indexmap::IndexSet<String> = indexmap::IndexSet::new();
         for item in &items {
             for key in item.as_object().into_iter().flat_map(|o| o.keys()) {
                 if !keys.contains(key) {
-                    keys.push(key.clone());
+                    keys.insert(key.clone());
                 }
             }
         }
+        if items.len().saturating_mul(keys.len()) > MAX_CELLS {
+            return Err(too_many_cells());
+        }
+        let keys: Vec<String> = keys.into_iter().collect();
         let rows = items
             .iter()
             .map(|item| {
@@ -230,7 +228,12 @@ fn parse_json_table(input: &str, header: bool) -> Result<Grid, ToolError> {
         });
     }
     let mut rows: Vec<Vec<String>> = Vec::new();
+    let mut count = 0usize;
     for (i, item) in items.iter().enumerate() {
+        count += item.as_array().map_or(1, Vec::len);
+        if count > MAX_CELLS {
+            return Err(too_many_cells());
+        }
         match item {
             Value::Array(cells) => rows.push(cells.iter().map(cell_text).collect()),
             Value::Object(_) => {
@@ -265,6 +268,7 @@ fn parse_delimited(
         .delimiter(delimiter)
         .from_reader(input.as_bytes());
     let mut rows = Vec::new();
+    let mut cells = 0usize;
     for record in reader.records() {
         let record = record.map_err(|e| {
             let at = e
@@ -273,9 +277,26 @@ fn parse_delimited(
                 .unwrap_or_default();
             ToolError::invalid(format!("input is not valid {format}{at}: {e}"))
         })?;
+        cells += record.len();
+        if cells > MAX_CELLS {
+            return Err(too_many_cells());
+        }
         rows.push(record.iter().map(String::from).collect());
     }
     Ok(split_header(rows, header, format))
+}
+
+/// Cells a table may have: comfy-table keeps a few hundred bytes for each, and a text table
+/// this large is past reading anyway.
+const MAX_CELLS: usize = 1_000_000;
+
+fn too_many_cells() -> ToolError {
+    super::budget::too_many_of(
+        MAX_CELLS,
+        "the table",
+        "cells (rows × columns, short rows padded)",
+        "format a part of it",
+    )
 }
 
 fn parse_table(input: &str, format: &str, header: bool) -> Result<Grid, ToolError> {
@@ -335,6 +356,26 @@ fn table_formatter(args: &Args) -> ToolOutcome {
         .map(Vec::len)
         .max()
         .unwrap_or(0);
+    // Short rows are padded to the widest: a ragged input can square its cell count.
+    let lines = grid.rows.len() + usize::from(grid.header.is_some());
+    if lines.saturating_mul(columns) > MAX_CELLS {
+        return Err(too_many_cells());
+    }
+    // Every line is as wide as the widest cell of each column, so one long cell repeats its
+    // width on every line.
+    let mut widths = vec![0usize; columns];
+    for row in grid.rows.iter().chain(grid.header.iter()) {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.len());
+        }
+    }
+    let width: usize = widths.iter().map(|w| w + 3).sum::<usize>() + 2;
+    if lines.saturating_mul(width) > super::budget::output_ceiling() {
+        return Err(super::budget::output_too_large(
+            "the table",
+            "each column is as wide as its widest cell on every line: shorten the longest cells",
+        ));
+    }
     for row in grid.rows.iter_mut().chain(grid.header.iter_mut()) {
         row.resize(columns, String::new());
     }

@@ -2,14 +2,27 @@
 
 use super::ToolFn;
 use super::args::Args;
+use super::budget::{self, Capped};
 use crate::ctp::ToolOutcome;
 use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, html};
-use serde_json::json;
+use serde_json::Value;
 
 pub const TOOLS: &[(&str, ToolFn)] = &[("markdown-to-html", markdown_to_html)];
 
+/// The largest Markdown converted; nothing in pulldown-cmark recurses, so there is no depth
+/// limit, but its tree grows with every line.
+const MAX_MARKDOWN: usize = 16 << 20;
+
 fn markdown_to_html(args: &Args) -> ToolOutcome {
     let input = args.str("input")?;
+    if input.len() > MAX_MARKDOWN {
+        return Err(budget::input_too_large(
+            "the Markdown",
+            input.len(),
+            MAX_MARKDOWN,
+            "pulldown-cmark keeps the whole document's block tree, up to 40 bytes for each byte of a dense list",
+        ));
+    }
     let mut options = Options::empty();
     if args.flag("gfm") {
         options |= Options::ENABLE_TABLES
@@ -24,9 +37,16 @@ fn markdown_to_html(args: &Args) -> ToolOutcome {
     let safe = args.flag("safe");
     let parser =
         Parser::new_ext(input, options).map(|event| if safe { sanitise(event) } else { event });
-    let mut output = String::with_capacity(input.len() * 3 / 2);
-    html::push_html(&mut output, parser);
-    Ok(json!({ "output": output }))
+    // Reference links repeat their destination at every use, so the HTML can outgrow the
+    // Markdown many times over: it is built within the output ceiling.
+    let mut output = Capped::with_capacity(input.len() * 3 / 2);
+    if html::write_html_fmt(&mut output, parser).is_err() || output.over {
+        return Err(budget::output_too_large(
+            "the HTML",
+            "reference links repeat their destination at every use: convert a smaller piece",
+        ));
+    }
+    Ok(super::data::with_output(output.into_string(), Value::Null))
 }
 
 /// Safe mode: raw HTML becomes visible text, and script-capable link targets are dropped.
@@ -181,5 +201,20 @@ mod tests {
         );
         let (code, _) = run_err("markdown-to-html", json!({}));
         assert_eq!(code, crate::ctp::ErrorCode::MissingRequired);
+    }
+
+    #[test]
+    fn deep_nesting_converts_without_recursion_and_size_is_limited() {
+        // pulldown-cmark is iterative: a million nested block quotes convert.
+        let deep = ">".repeat(1_000_000) + " x\n";
+        let out = html(&deep, json!({}));
+        assert_eq!(out.matches("<blockquote>").count(), 1_000_000);
+        let big = "- x\n".repeat((16 << 20) / 4 + 1);
+        let (code, msg) = run_err("markdown-to-html", json!({"input": big}));
+        assert_eq!(code, crate::ctp::ErrorCode::InvalidInput);
+        assert!(
+            msg.starts_with("the Markdown is 16.0 MiB, more than the 16.0 MiB"),
+            "{msg}"
+        );
     }
 }

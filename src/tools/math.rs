@@ -2,6 +2,7 @@
 
 use super::ToolFn;
 use super::args::Args;
+use super::depth;
 use super::units::{number, round_sig};
 use crate::ctp::{ToolError, ToolOutcome};
 use evalexpr::{
@@ -30,9 +31,52 @@ fn math_evaluator(args: &Args) -> ToolOutcome {
         _ => {
             let degrees = args.str("angleUnit")? == "degrees";
             let variables = args.get("variables");
-            evaluate(input, variables, degrees, digits)
+            check_depth(input)?;
+            depth::with_stack(|| evaluate(input, variables, degrees, digits))
         }
     }
+}
+
+/// evalexpr builds a tree as deep as the brackets nest plus the operators chain (`1+1+…+1`
+/// is a tree as deep as it is long), and builds, evaluates and drops it recursively: the
+/// operators and the deepest bracket nesting together may not pass [`depth::MAX_DEPTH`].
+fn check_depth(input: &str) -> Result<(), ToolError> {
+    let (mut open, mut deepest, mut operators) = (0usize, 0usize, 0usize);
+    let mut in_string = false;
+    let mut previous = ' ';
+    for (i, c) in input.char_indices() {
+        if in_string {
+            in_string = c != '"';
+        } else {
+            match c {
+                '"' => in_string = true,
+                '(' => {
+                    open += 1;
+                    deepest = deepest.max(open);
+                }
+                ')' => open = open.saturating_sub(1),
+                // `<=`, `&&`, `+=` and the like are one operator.
+                '+' | '-' | '*' | '/' | '%' | '^' | '=' | '<' | '>' | '!' | '&' | '|' | ';'
+                    if !matches!(
+                        previous,
+                        '+' | '-' | '*' | '/' | '%' | '^' | '=' | '<' | '>' | '!' | '&' | '|'
+                    ) || matches!(c, '-' | '!') =>
+                {
+                    operators += 1;
+                }
+                _ => {}
+            }
+        }
+        previous = c;
+        if deepest + operators > depth::MAX_DEPTH {
+            return Err(depth::too_deep(
+                "the expression",
+                depth::MAX_DEPTH,
+                depth::place(input, i),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn evaluate(input: &str, variables: Option<&Value>, degrees: bool, digits: usize) -> ToolOutcome {
@@ -489,6 +533,13 @@ fn statistics(input: &str, digits: usize) -> ToolOutcome {
                         values.len() + 1
                     ))
                 })?;
+            if values.len() == super::budget::MAX_VALUES {
+                return Err(super::budget::too_many(
+                    "the list",
+                    "numbers",
+                    "summarise it in parts",
+                ));
+            }
             values.push(n);
         }
         offset += piece.len();
@@ -963,5 +1014,46 @@ mod tests {
         assert!(msg.contains("only 5 distinct values"), "{msg}");
         let (code, _) = run_err("random-number-generator", json!({"min": 10, "max": 1}));
         assert_eq!(code, ErrorCode::InvalidInput);
+    }
+
+    #[test]
+    fn nesting_and_operator_chains_are_limited() {
+        use crate::tools::depth::MAX_DEPTH;
+        use crate::tools::testing::{assert_too_deep, nest};
+        for deep in [
+            nest("(", "1", ")", 1_000_000),
+            "-".repeat(1_000_000) + "1",
+            vec!["2"; 1_000_000].join("^"),
+            vec!["1"; 1_000_000].join("+"),
+        ] {
+            assert_too_deep(
+                "math-evaluator",
+                json!({"input": deep}),
+                "the expression",
+                MAX_DEPTH,
+            );
+        }
+        let (_, msg) = run_err(
+            "math-evaluator",
+            json!({"input": nest("(", "1", ")", 1_000_000)}),
+        );
+        assert!(msg.contains("(at line 1, column 513)"), "{msg}");
+        // Just under: 512 parentheses, or 512 operators.
+        assert_eq!(eval(&nest("(", "1", ")", MAX_DEPTH)), json!(1.0));
+        assert_eq!(eval(&vec!["1"; MAX_DEPTH + 1].join("+")), json!(513.0));
+    }
+
+    #[test]
+    fn statistics_take_at_most_five_million_numbers() {
+        let many = "1,".repeat(crate::tools::budget::MAX_VALUES + 1);
+        let (code, msg) = run_err(
+            "math-evaluator",
+            json!({"input": many, "mode": "statistics"}),
+        );
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(
+            msg.starts_with("the list has more than 5,000,000 numbers"),
+            "{msg}"
+        );
     }
 }

@@ -5,8 +5,10 @@
 
 pub mod args;
 mod b64;
+pub mod budget;
 pub mod chunks;
 pub mod data;
+pub mod depth;
 #[cfg(test)]
 mod parse_equivalence;
 pub mod streaming;
@@ -41,6 +43,7 @@ mod hash_id;
 mod hashing;
 mod hexdump;
 mod html;
+mod html_scan;
 mod ids;
 mod ipv6;
 mod jq;

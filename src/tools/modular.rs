@@ -14,8 +14,35 @@ pub const TOOLS: &[(&str, ToolFn)] = &[("modular-arithmetic", modular_arithmetic
 /// Euclid's steps are shown for learning; beyond this many they are left out.
 const MAX_STEPS: usize = 100;
 
+/// The most digits one integer may have (about 33,000 bits in decimal): a modular power of
+/// numbers this size takes about a second; each doubling makes it several times slower, and
+/// reading and printing decimal numbers is quadratic in their length.
+const MAX_DIGITS: usize = 10_000;
+/// The most digits all the integers of one call may have together: the lcm of a list and the
+/// modulus of a system of congruences grow to the sum of their sizes.
+const MAX_TOTAL_DIGITS: usize = 100_000;
+
+fn too_big(what: &str, found: String, limit: usize, why: &str) -> ToolError {
+    ToolError::invalid(format!(
+        "{what} {found}; modular-arithmetic takes at most {limit} digits {why}, since arbitrary-precision arithmetic slows with the square of the length (a modular power of {MAX_DIGITS}-digit numbers takes about a second)"
+    ))
+}
+
 /// A decimal or 0x/0b/0o integer, optionally negative, underscores allowed.
 fn parse_int(text: &str, what: &str) -> Result<BigInt, ToolError> {
+    let digits = text
+        .trim()
+        .bytes()
+        .filter(u8::is_ascii_alphanumeric)
+        .count();
+    if digits > MAX_DIGITS {
+        return Err(too_big(
+            what,
+            format!("has {digits} digits"),
+            MAX_DIGITS,
+            "per integer",
+        ));
+    }
     let t: String = text.trim().chars().filter(|c| *c != '_').collect();
     let (negative, body) = match t.strip_prefix('-') {
         Some(rest) => (true, rest),
@@ -67,6 +94,19 @@ fn parse_list(text: &str, what: &str) -> Result<Vec<BigInt>, ToolError> {
 }
 
 fn modular_arithmetic(args: &Args) -> ToolOutcome {
+    let total: usize = ["a", "b", "modulus", "congruences"]
+        .iter()
+        .filter_map(|name| args.opt_str(name))
+        .map(|text| text.bytes().filter(u8::is_ascii_alphanumeric).count())
+        .sum();
+    if total > MAX_TOTAL_DIGITS {
+        return Err(too_big(
+            "the integers",
+            format!("have {total} digits together"),
+            MAX_TOTAL_DIGITS,
+            "in all",
+        ));
+    }
     let op = args.str("operation")?;
     match op {
         "gcd" | "lcm" => {
@@ -341,5 +381,31 @@ mod tests {
             json!({"operation": "gcd", "a": "12", "b": "1.5"}),
         );
         assert!(msg.contains("'1.5' is not an integer"), "{msg}");
+    }
+
+    #[test]
+    fn operand_sizes_are_limited() {
+        let huge = "7".repeat(10_001);
+        let (code, msg) = run_err(
+            "modular-arithmetic",
+            json!({"operation": "modpow", "a": "3", "b": huge, "modulus": "1000"}),
+        );
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(msg.starts_with("b (exponent) has 10001 digits; modular-arithmetic takes at most 10000 digits per integer"), "{msg}");
+        let list = vec!["9".repeat(9_000); 12].join(",");
+        let (_, msg) = run_err("modular-arithmetic", json!({"operation": "gcd", "a": list}));
+        assert!(msg.starts_with("the integers have 108000 digits together; modular-arithmetic takes at most 100000 digits in all"), "{msg}");
+        let (_, msg) = run_err(
+            "modular-arithmetic",
+            json!({"operation": "gcd", "a": "1".repeat(20_000_000), "b": "2"}),
+        );
+        assert!(msg.contains("at most 100000 digits in all"), "{msg}");
+        // At the limit: a 10,000-digit modulus and exponent (2 is a unit mod an odd number).
+        let m = "9".repeat(10_000);
+        let d = run_ok(
+            "modular-arithmetic",
+            json!({"operation": "modpow", "a": "2", "b": "1", "modulus": m}),
+        );
+        assert_eq!(d["result"], "2");
     }
 }

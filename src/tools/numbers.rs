@@ -9,6 +9,20 @@ use serde_json::json;
 
 pub const TOOLS: &[(&str, ToolFn)] = &[("number-base-converter", number_base_converter)];
 
+/// The largest number converted, in bits (65,536 hex digits, about 78,900 decimal digits):
+/// conversion to and from bases that are not powers of two takes time quadratic in the
+/// length, well under a second up to here and hours at the input limit.
+const MAX_BITS: u64 = 1 << 18;
+
+/// The longest input read: digits of the largest base-2 number, with room for separators.
+const MAX_CHARS: usize = 4 * MAX_BITS as usize;
+
+fn too_long(what: String) -> ToolError {
+    ToolError::invalid(format!(
+        "{what}; number-base-converter takes numbers of up to {MAX_BITS} bits (65,536 hex or about 78,900 decimal digits), since converting longer ones to and from decimal takes time that grows with the square of their length"
+    ))
+}
+
 struct Parsed {
     negative: bool,
     magnitude: BigUint,
@@ -198,6 +212,12 @@ fn allowed_digits(base: u32) -> String {
 /// Reads an optionally signed integer; `_` and spaces separate digit groups. Without an
 /// explicit base, a 0x / 0o / 0b prefix picks the base and anything else is decimal.
 fn parse(input: &str, from: Option<u32>) -> Result<Parsed, ToolError> {
+    if input.len() > MAX_CHARS {
+        return Err(too_long(format!(
+            "the input is {} characters long",
+            input.chars().count()
+        )));
+    }
     let chars: Vec<(usize, char)> = input.chars().enumerate().map(|(i, c)| (i + 1, c)).collect();
     let mut rest: &[(usize, char)] = &chars;
     while let [(_, c), tail @ ..] = rest {
@@ -258,8 +278,23 @@ fn parse(input: &str, from: Option<u32>) -> Result<Parsed, ToolError> {
             crate::text::preview(input, 40)
         )));
     }
+    // Without leading zeros, d digits hold more than (d - 1)·log2(base) bits: refuse before
+    // the (quadratic) parse when that is already too many, and check exactly after it.
+    let significant = digits.trim_start_matches('0').len();
+    let at_least = significant.saturating_sub(1) as f64 * f64::from(base).log2();
+    if at_least > MAX_BITS as f64 {
+        return Err(too_long(format!(
+            "the number has {significant} digits in base {base}"
+        )));
+    }
     let magnitude = BigUint::parse_bytes(digits.as_bytes(), base)
         .ok_or_else(|| ToolError::invalid(format!("cannot read '{digits}' in base {base}")))?;
+    if magnitude.bits() > MAX_BITS {
+        return Err(too_long(format!(
+            "the number has {} bits",
+            magnitude.bits()
+        )));
+    }
     // "-0" is zero, not negative zero.
     let negative = negative && magnitude.bits() > 0;
     Ok(Parsed {
@@ -352,6 +387,37 @@ mod tests {
         assert!(msg.contains("whole numbers"), "{msg}");
         let (code, _) = run_err("number-base-converter", json!({"input": "0x"}));
         assert_eq!(code, ErrorCode::InvalidInput);
+    }
+
+    #[test]
+    fn numbers_longer_than_the_bit_limit_are_refused() {
+        let (code, msg) = run_err(
+            "number-base-converter",
+            json!({"input": "9".repeat(20_000_000)}),
+        );
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(msg.starts_with("the input is 20000000 characters long; number-base-converter takes numbers of up to 262144 bits"), "{msg}");
+        let (_, msg) = run_err(
+            "number-base-converter",
+            json!({"input": "9".repeat(80_000)}),
+        );
+        assert!(
+            msg.starts_with("the number has 80000 digits in base 10;"),
+            "{msg}"
+        );
+        // Leading zeros do not count; 2^262144 - 1 (all ones) is the largest accepted.
+        let ones = "0".repeat(1000) + &"1".repeat(262_144);
+        let d = run_ok(
+            "number-base-converter",
+            json!({"input": ones, "from": "2", "to": "16"}),
+        );
+        assert_eq!(d["bitLength"], 262_144);
+        assert_eq!(d["output"], "f".repeat(65_536));
+        let (_, msg) = run_err(
+            "number-base-converter",
+            json!({"input": "1".repeat(262_145), "from": "2"}),
+        );
+        assert!(msg.starts_with("the number has 262145 bits;"), "{msg}");
     }
 
     #[test]

@@ -21,6 +21,19 @@ pub const TOOLS: &[(&str, ToolFn)] = &[
 
 /// bcrypt reads at most 72 bytes of the password; the rest is silently ignored.
 const BCRYPT_MAX_BYTES: usize = 72;
+/// The highest cost hashed or verified: 2^16 rounds take seconds, and each step up doubles
+/// it (cost 31, which bcrypt allows, would take days). Parsing a hash of any cost is free.
+const BCRYPT_MAX_COST: u32 = 16;
+
+fn check_cost(cost: u32, doing: &str) -> Result<(), ToolError> {
+    if cost > BCRYPT_MAX_COST {
+        return Err(ToolError::invalid(format!(
+            "cost {cost} means 2^{cost} rounds, about {} times the work of cost {BCRYPT_MAX_COST} (seconds): cmpx does not {doing} above cost {BCRYPT_MAX_COST}",
+            1u64 << (cost - BCRYPT_MAX_COST)
+        )));
+    }
+    Ok(())
+}
 
 fn bcrypt_hasher(args: &Args) -> ToolOutcome {
     match args.str("mode")? {
@@ -28,6 +41,7 @@ fn bcrypt_hasher(args: &Args) -> ToolOutcome {
             let password = args.opt_str("password").unwrap_or("");
             let hash = required_hash(args)?;
             let parts = parse_bcrypt(hash)?;
+            check_cost(parts.get_cost(), "verify hashes")?;
             let matches = bcrypt::verify(password, hash)
                 .map_err(|e| ToolError::invalid(format!("the hash cannot be checked: {e}")))?;
             Ok(json!({
@@ -50,8 +64,10 @@ fn bcrypt_hasher(args: &Args) -> ToolOutcome {
         }
         _ => {
             let password = args.opt_str("password").unwrap_or("");
-            let cost = u32::try_from(args.i64("cost")?)
-                .map_err(|_| ToolError::invalid("cost must be between 4 and 31"))?;
+            let cost = u32::try_from(args.i64("cost")?).map_err(|_| {
+                ToolError::invalid(format!("cost must be between 4 and {BCRYPT_MAX_COST}"))
+            })?;
+            check_cost(cost, "hash")?;
             let salt = match args
                 .opt_str("salt")
                 .map(str::trim)
@@ -607,5 +623,25 @@ mod tests {
             json!({"input": "abc", "maskCharacter": "**"}),
         );
         assert_eq!(code, ErrorCode::InvalidInput);
+    }
+
+    #[test]
+    fn bcrypt_costs_above_sixteen_are_refused() {
+        // The catalogue's maximum is 16: higher costs fail validation before the tool runs.
+        let (code, msg) = run_err("bcrypt-hasher", json!({"password": "pw", "cost": 31}));
+        assert_eq!(code, ErrorCode::ConstraintViolation, "{msg}");
+        // Verifying a hash of cost 31 would take days; parsing it is free.
+        let hash = "$2b$31$HlFShUxTu4ZHHfOLJwfmCeDj/kuKFKboanXtDJXxCC7aIJkxt2xa2";
+        let (code, msg) = run_err(
+            "bcrypt-hasher",
+            json!({"mode": "verify", "password": "pw", "hash": hash}),
+        );
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert_eq!(
+            msg,
+            "cost 31 means 2^31 rounds, about 32768 times the work of cost 16 (seconds): cmpx does not verify hashes above cost 16"
+        );
+        let d = run_ok("bcrypt-hasher", json!({"mode": "parse", "hash": hash}));
+        assert_eq!(d["cost"], 31);
     }
 }

@@ -3,8 +3,10 @@
 
 use super::ToolFn;
 use super::args::Args;
+use super::depth;
 use crate::ctp::{ToolError, ToolOutcome};
 use serde_json::{Map, Value, json};
+use std::time::{Duration, Instant};
 
 pub const TOOLS: &[(&str, ToolFn)] = &[("regex-tester", regex_tester)];
 
@@ -15,6 +17,53 @@ const MAX_LISTED: usize = 1000;
 const SIZE_LIMIT: usize = 10 << 20;
 /// Backtracking steps fancy-regex may take per search before giving up.
 const BACKTRACK_LIMIT: usize = 1_000_000;
+/// Time the backtracking engine may take over all the searches of one call: the step limit
+/// above bounds one search, and a long text can hold millions of them.
+const FANCY_TIME: Duration = Duration::from_secs(10);
+/// Group nesting the linear engine accepts: regex-syntax's own limit (it counts groups,
+/// repetitions and classes).
+const REGEX_DEPTH: usize = 250;
+/// Group nesting the backtracking engine accepts: fancy-regex's own limit.
+const FANCY_DEPTH: usize = 64;
+
+/// Refuses a pattern whose groups nest deeper than its engine parses, before the engine's
+/// parser sees it (its error would quote the whole pattern). Escapes and character classes
+/// (`[(]`, `[a[b]]`) are skipped.
+pub(crate) fn check_depth(what: &str, pattern: &str, fancy: bool) -> Result<(), ToolError> {
+    let limit = if fancy { FANCY_DEPTH } else { REGEX_DEPTH };
+    let bytes = pattern.as_bytes();
+    let (mut level, mut class) = (0usize, 0usize);
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 1,
+            b'[' => class += 1,
+            b']' if class > 0 => class -= 1,
+            b'(' if class == 0 => {
+                level += 1;
+                if level > limit {
+                    return Err(depth::too_deep(what, limit, depth::place(pattern, i)));
+                }
+            }
+            b')' if class == 0 => level = level.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+/// An engine's error message, which quotes the pattern, cut short for a long pattern.
+pub(crate) fn shorten(message: &str) -> String {
+    const MAX: usize = 4000;
+    if message.len() <= MAX {
+        return message.to_string();
+    }
+    format!(
+        "{} … (message cut short)",
+        crate::text::preview(message, MAX)
+    )
+}
 
 enum Engine {
     Linear(regex::Regex),
@@ -66,6 +115,7 @@ impl Flags {
 }
 
 fn compile(pattern: &str, engine: &str, f: &Flags) -> Result<Engine, ToolError> {
+    check_depth("pattern", pattern, engine == "fancy")?;
     if engine == "fancy" {
         return fancy_regex::RegexBuilder::new(pattern)
             .case_insensitive(f.case_insensitive)
@@ -76,7 +126,12 @@ fn compile(pattern: &str, engine: &str, f: &Flags) -> Result<Engine, ToolError> 
             .delegate_size_limit(SIZE_LIMIT)
             .build()
             .map(Engine::Fancy)
-            .map_err(|e| ToolError::invalid(format!("invalid regular expression: {e}")));
+            .map_err(|e| {
+                ToolError::invalid(format!(
+                    "invalid regular expression: {}",
+                    shorten(&e.to_string())
+                ))
+            });
     }
     regex::RegexBuilder::new(pattern)
         .case_insensitive(f.case_insensitive)
@@ -101,7 +156,10 @@ fn compile(pattern: &str, engine: &str, f: &Flags) -> Result<Engine, ToolError> 
                      'fancy' for a backtracking engine that supports them.\n{msg}"
                 ))
             }
-            other => ToolError::invalid(format!("invalid regular expression: {other}")),
+            other => ToolError::invalid(format!(
+                "invalid regular expression: {}",
+                shorten(&other.to_string())
+            )),
         })
 }
 
@@ -133,8 +191,10 @@ fn regex_tester(args: &Args) -> ToolOutcome {
             re.capture_names().map(|n| n.map(str::to_string)).collect()
         }
         Engine::Fancy(re) => {
+            let started = Instant::now();
             for caps in re.captures_iter(text).take(limit) {
                 let caps = caps.map_err(runtime_error)?;
+                out_of_time(started, count)?;
                 count += 1;
                 if found.len() < MAX_LISTED {
                     found.push(
@@ -198,17 +258,70 @@ fn regex_tester(args: &Args) -> ToolOutcome {
         ));
     }
     if let Some(replacement) = args.opt_str("replacement") {
-        let n = if flags.global { 0 } else { 1 };
-        let replaced = match &engine {
-            Engine::Linear(re) => re.replacen(text, n, replacement).into_owned(),
-            Engine::Fancy(re) => re
-                .try_replacen(text, n, replacement)
-                .map_err(runtime_error)?
-                .into_owned(),
-        };
-        data["output"] = json!(replaced);
+        let replaced = replace(&engine, text, replacement, limit)?;
+        data["output"] = Value::String(replaced);
     }
     Ok(data)
+}
+
+/// The text with the first `limit` matches replaced, `$1`/`${name}` expanded as the engines'
+/// own `replacen` does, within the output ceiling (the replacement repeats at every match)
+/// and, for the backtracking engine, within [`FANCY_TIME`].
+fn replace(
+    engine: &Engine,
+    text: &str,
+    replacement: &str,
+    limit: usize,
+) -> Result<String, ToolError> {
+    let ceiling = super::budget::output_ceiling();
+    let too_large = || {
+        super::budget::output_too_large(
+            "the text after replacement",
+            "the replacement is repeated at every match: use a shorter one, or drop the g flag",
+        )
+    };
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    match engine {
+        Engine::Linear(re) => {
+            for caps in re.captures_iter(text).take(limit) {
+                let Some(m) = caps.get(0) else { continue };
+                out.push_str(&text[copied..m.start()]);
+                caps.expand(replacement, &mut out);
+                copied = m.end();
+                if out.len() > ceiling {
+                    return Err(too_large());
+                }
+            }
+        }
+        Engine::Fancy(re) => {
+            let started = Instant::now();
+            for (n, caps) in re.captures_iter(text).take(limit).enumerate() {
+                let caps = caps.map_err(runtime_error)?;
+                out_of_time(started, n)?;
+                let Some(m) = caps.get(0) else { continue };
+                out.push_str(&text[copied..m.start()]);
+                caps.expand(replacement, &mut out);
+                copied = m.end();
+                if out.len() > ceiling {
+                    return Err(too_large());
+                }
+            }
+        }
+    }
+    out.push_str(&text[copied..]);
+    Ok(out)
+}
+
+/// The backtracking engine's time budget for one call, checked between searches.
+fn out_of_time(started: Instant, searches: usize) -> Result<(), ToolError> {
+    if started.elapsed() <= FANCY_TIME {
+        return Ok(());
+    }
+    Err(ToolError::invalid(format!(
+        "the backtracking engine used up its {} seconds after {searches} matches (each search may take {BACKTRACK_LIMIT} steps, and the text holds many); use engine 'regex', a shorter text, or drop the g flag",
+        FANCY_TIME.as_secs()
+    )))
 }
 
 fn runtime_error(e: fancy_regex::Error) -> ToolError {
@@ -321,5 +434,37 @@ mod tests {
             json!({"pattern": "a", "text": "a", "flags": "gq"}),
         );
         assert_eq!(code, ErrorCode::ConstraintViolation);
+    }
+
+    #[test]
+    fn group_nesting_is_limited_with_one_message() {
+        use crate::tools::testing::{assert_too_deep, nest};
+        let deep = nest("(", "", ")", 1_000_000);
+        assert_too_deep(
+            "regex-tester",
+            json!({"pattern": deep, "text": "a"}),
+            "pattern",
+            super::REGEX_DEPTH,
+        );
+        let args = json!({"pattern": deep, "text": "a", "engine": "fancy"});
+        assert_too_deep("regex-tester", args, "pattern", super::FANCY_DEPTH);
+        // Brackets inside classes and escapes are not groups.
+        let d = run_ok(
+            "regex-tester",
+            json!({"pattern": format!("[(]{}", r"\(".repeat(300)), "text": "x"}),
+        );
+        assert_eq!(d["matched"], false);
+        // Just under: 250 groups for the linear engine, 64 for the backtracking one.
+        let ok = nest("(?:", "a", ")", super::REGEX_DEPTH);
+        assert_eq!(
+            run_ok("regex-tester", json!({"pattern": ok, "text": "a"}))["count"],
+            1
+        );
+        let ok = nest("(?:", "a", ")", super::FANCY_DEPTH - 1);
+        let d = run_ok(
+            "regex-tester",
+            json!({"pattern": ok, "text": "a", "engine": "fancy"}),
+        );
+        assert_eq!(d["count"], 1);
     }
 }

@@ -4,14 +4,17 @@
 use super::ToolFn;
 use super::args::Args;
 use super::binary_formats::read_binary;
+use super::budget::MAX_RESULTS;
 use crate::ctp::{ToolError, ToolOutcome};
 use prost::encoding::{WireType, decode_varint, encode_varint};
 use serde_json::{Value, json};
+use std::cell::Cell;
 use std::fmt::Write as _;
 
 pub const TOOLS: &[(&str, ToolFn)] = &[("protobuf-decoder", protobuf_decoder)];
 
-/// Deeper nesting than this is treated as bytes rather than decoded further.
+/// Nested messages deeper than this are shown as bytes rather than decoded further (each
+/// level is a guess that costs a pass over its bytes); groups deeper than this are refused.
 const MAX_DEPTH: usize = 64;
 
 fn protobuf_decoder(args: &Args) -> ToolOutcome {
@@ -29,9 +32,27 @@ fn decode_message(data: &[u8]) -> ToolOutcome {
             "input is empty: no Protobuf bytes to decode",
         ));
     }
-    let fields = Parser { data, depth: 0 }
-        .fields(0, data.len(), None)
-        .map_err(|e| ToolError::invalid(format!("invalid Protobuf wire data: {e}")))?;
+    let work = Cell::new(0);
+    let fields = Parser {
+        data,
+        depth: 0,
+        work: &work,
+    }
+    .fields(0, data.len(), None)
+    .map_err(|e| {
+        if e.starts_with("input nests deeper") {
+            ToolError::invalid(e)
+        } else {
+            ToolError::invalid(format!("invalid Protobuf wire data: {e}"))
+        }
+    })?;
+    // Each listed field becomes a JSON object of about a kilobyte.
+    let listed = count_fields(&fields);
+    if listed > MAX_RESULTS {
+        return Err(ToolError::invalid(format!(
+            "the message has {listed} fields (counting nested ones); protobuf-decoder lists at most {MAX_RESULTS}: decode a smaller part of it"
+        )));
+    }
     let mut output = String::new();
     render(&fields, 0, &mut output);
     let fields: Vec<Value> = fields.iter().map(Field::to_json).collect();
@@ -59,6 +80,23 @@ enum FieldValue {
 struct Parser<'a> {
     data: &'a [u8],
     depth: usize,
+    /// Fields read so far, including those of nested attempts that fell back to bytes.
+    work: &'a Cell<usize>,
+}
+
+/// The most fields read while decoding, attempts included: each is a small struct, and
+/// nested attempts can read the same bytes up to [`MAX_DEPTH`] times. Ten times the fields
+/// listed.
+const MAX_WORK: usize = 10 * MAX_RESULTS;
+
+fn count_fields(fields: &[Field]) -> usize {
+    fields
+        .iter()
+        .map(|f| match &f.value {
+            FieldValue::Message(inner) | FieldValue::Group(inner) => 1 + count_fields(inner),
+            _ => 1,
+        })
+        .sum()
 }
 
 impl Parser<'_> {
@@ -111,17 +149,23 @@ impl Parser<'_> {
                             end - pos
                         ));
                     }
-                    let value = self.length_delimited(pos, pos + len);
+                    let value = self.length_delimited(pos, pos + len)?;
                     pos += len;
                     value
                 }
                 WireType::StartGroup => {
                     if self.depth >= MAX_DEPTH {
-                        return Err(format!("groups nested too deeply at byte {offset}"));
+                        return Err(super::depth::too_deep(
+                            "input",
+                            MAX_DEPTH,
+                            super::depth::Place::Byte(offset),
+                        )
+                        .message);
                     }
                     let inner = Parser {
                         data: self.data,
                         depth: self.depth + 1,
+                        work: self.work,
                     };
                     let (fields, after) = inner.fields_until(pos, end, Some(number))?;
                     pos = after;
@@ -137,6 +181,12 @@ impl Parser<'_> {
                     ));
                 }
             };
+            self.work.set(self.work.get() + 1);
+            if self.work.get() > MAX_WORK {
+                return Err(format!(
+                    "more than {MAX_WORK} fields read (nested attempts included) by byte {offset}; decode a smaller part of the message"
+                ));
+            }
             fields.push(Field {
                 number,
                 wire_type,
@@ -153,15 +203,19 @@ impl Parser<'_> {
     }
 
     /// A nested message when the bytes parse completely as one, else UTF-8 text, else bytes.
-    fn length_delimited(&self, start: usize, end: usize) -> FieldValue {
+    /// Only running out of [`MAX_WORK`] is an error.
+    fn length_delimited(&self, start: usize, end: usize) -> Result<FieldValue, String> {
         let bytes = &self.data[start..end];
         if !bytes.is_empty() && self.depth < MAX_DEPTH {
             let inner = Parser {
                 data: self.data,
                 depth: self.depth + 1,
+                work: self.work,
             };
-            if let Ok(fields) = inner.fields(start, end, None) {
-                return FieldValue::Message(fields);
+            match inner.fields(start, end, None) {
+                Ok(fields) => return Ok(FieldValue::Message(fields)),
+                Err(e) if self.work.get() > MAX_WORK => return Err(e),
+                Err(_) => {}
             }
         }
         match std::str::from_utf8(bytes) {
@@ -170,9 +224,9 @@ impl Parser<'_> {
                     .chars()
                     .any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t')) =>
             {
-                FieldValue::Text(s.to_string())
+                Ok(FieldValue::Text(s.to_string()))
             }
-            _ => FieldValue::Bytes(bytes.to_vec()),
+            _ => Ok(FieldValue::Bytes(bytes.to_vec())),
         }
     }
 
@@ -494,5 +548,49 @@ mod tests {
             json!({"input": "96", "mode": "varint-decode"}),
         );
         assert_eq!(code, ErrorCode::InvalidInput);
+    }
+
+    #[test]
+    fn deep_messages_decode_to_sixty_four_levels_and_deep_groups_are_refused() {
+        // A million nested length-delimited fields: decoded 64 levels down, bytes below.
+        let mut lens = vec![0usize];
+        for _ in 0..999_999 {
+            let inner = *lens.last().unwrap();
+            let mut varint = Vec::new();
+            prost::encoding::encode_varint(inner as u64, &mut varint);
+            lens.push(1 + varint.len() + inner);
+        }
+        let mut hex = String::new();
+        for len in lens.iter().rev() {
+            let mut head = vec![0x0a];
+            prost::encoding::encode_varint(*len as u64, &mut head);
+            hex.push_str(&hex::encode(head));
+        }
+        let d = run_ok("protobuf-decoder", json!({"input": hex}));
+        let output = d["output"].as_str().unwrap();
+        assert!(output.starts_with("1 {\n  1 {\n"), "{}", &output[..40]);
+        assert_eq!(output.lines().filter(|l| l.ends_with('{')).count(), 64);
+        // A million nested groups (start-group for field 1 is 0x0b).
+        let groups = "0b".repeat(1_000_000) + &"0c".repeat(1_000_000);
+        let (code, msg) = run_err("protobuf-decoder", json!({"input": groups}));
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(
+            msg.contains("nests deeper than 64 levels (at byte 64)"),
+            "{msg}"
+        );
+        // Just under: 64 groups.
+        let ok = "0b".repeat(64) + "0801" + &"0c".repeat(64);
+        let d = run_ok("protobuf-decoder", json!({"input": ok}));
+        assert_eq!(d["output"].as_str().unwrap().lines().count(), 129);
+    }
+
+    #[test]
+    fn long_field_lists_are_refused() {
+        let (code, msg) = run_err("protobuf-decoder", json!({"input": "0801".repeat(100_001)}));
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert_eq!(
+            msg,
+            "the message has 100001 fields (counting nested ones); protobuf-decoder lists at most 100000: decode a smaller part of it"
+        );
     }
 }

@@ -25,13 +25,19 @@ fn find_replace(args: &Args) -> ToolOutcome {
     } else {
         regex::escape(&find)
     };
+    if regex_mode {
+        super::pattern::check_depth("find", &pattern, false)?;
+    }
     let re = RegexBuilder::new(&pattern)
         .case_insensitive(args.flag("ignoreCase"))
         .multi_line(args.flag("multiline"))
         .dot_matches_new_line(args.flag("dotAll"))
         .build()
         .map_err(|e| {
-            ToolError::invalid(format!("'find' is not a valid regular expression:\n{e}"))
+            ToolError::invalid(format!(
+                "'find' is not a valid regular expression:\n{}",
+                super::pattern::shorten(&e.to_string())
+            ))
         })?;
     let (output, replacements) = substitute(
         &re,
@@ -45,20 +51,26 @@ fn find_replace(args: &Args) -> ToolOutcome {
         },
         args.flag("wholeWord"),
         args.flag("firstOnly"),
-    );
-    Ok(json!({ "output": output, "replacements": replacements }))
+    )?;
+    Ok(super::data::with_output(
+        output,
+        json!({ "replacements": replacements }),
+    ))
 }
 
 /// Replaces matches left to right. Written out (rather than `Regex::replace_all`) because a
 /// whole-word match needs a check of the characters around it, which the regex crate cannot
 /// express without look-around; a rejected candidate resumes the search one character later.
+/// The output may not pass the output ceiling: a long replacement repeated at every match
+/// multiplies the input.
 fn substitute(
     re: &Regex,
     text: &str,
     mut expand: impl FnMut(&Captures, &mut String),
     whole_word: bool,
     first_only: bool,
-) -> (String, usize) {
+) -> Result<(String, usize), ToolError> {
+    let ceiling = super::budget::output_ceiling();
     let mut out = String::with_capacity(text.len());
     let mut copied = 0;
     let mut pos = 0;
@@ -80,6 +92,12 @@ fn substitute(
         }
         out.push_str(&text[copied..m.start()]);
         expand(&caps, &mut out);
+        if out.len() > ceiling {
+            return Err(super::budget::output_too_large(
+                "the text after replacement",
+                "the replacement is repeated at every match: use a shorter replacement, or firstOnly",
+            ));
+        }
         copied = m.end();
         previous_end = Some(m.end());
         count += 1;
@@ -96,7 +114,7 @@ fn substitute(
         };
     }
     out.push_str(&text[copied..]);
-    (out, count)
+    Ok((out, count))
 }
 
 /// The byte index of the character after the one starting at `i`, if any.
@@ -275,5 +293,21 @@ mod tests {
         let (code, msg) = run_err("find-replace", json!({"input": "x", "find": ""}));
         assert_eq!(code, ErrorCode::InvalidInput);
         assert!(msg.contains("'find' is empty"), "{msg}");
+    }
+
+    #[test]
+    fn group_nesting_is_limited_with_one_message() {
+        use crate::tools::testing::{assert_too_deep, nest};
+        let deep = nest("(", "", ")", 1_000_000);
+        let args = json!({"input": "a", "find": deep, "replace": "b", "mode": "regex"});
+        assert_too_deep("find-replace", args, "find", 250);
+        // Literal mode escapes the pattern: parentheses are text there.
+        let (out, n) = replace(json!({"input": "((a))", "find": "((", "replace": "[["}));
+        assert_eq!((out.as_str(), n), ("[[a))", 1));
+        let ok = nest("(", "a", ")", 250);
+        assert_eq!(
+            replace(json!({"input": "a", "find": ok, "replace": "b", "mode": "regex"})).0,
+            "b"
+        );
     }
 }

@@ -488,4 +488,18 @@ mod tests {
             json!([{"a": "1", "b": null}, {"a": "2", "b": "3", "_extra": ["4"]}])
         );
     }
+
+    #[test]
+    fn json_nesting_is_limited() {
+        use crate::tools::depth::JSON_DEPTH;
+        use crate::tools::testing::{assert_too_deep, nest};
+        let deep = format!("[{{\"a\": {}}}]", nest("[", "", "]", 1_000_000));
+        assert_too_deep("json-to-csv", json!({"input": deep}), "input", JSON_DEPTH);
+        let ok = format!("[{{\"a\": {}}}]", nest("[", "1", "]", JSON_DEPTH - 2));
+        let data = run_ok("json-to-csv", json!({"input": ok}));
+        assert!(
+            data["output"].as_str().unwrap().starts_with("a\n"),
+            "{data}"
+        );
+    }
 }

@@ -3,6 +3,9 @@
 
 use super::ToolFn;
 use super::args::Args;
+use super::budget::{self, Capped};
+use super::data::with_output;
+use super::depth;
 use crate::ctp::{ToolError, ToolOutcome};
 use indexmap::IndexMap;
 use minijinja::value::{Enumerator, Object, ObjectRepr};
@@ -19,6 +22,85 @@ fn template_renderer(args: &Args) -> ToolOutcome {
     render(args)
 }
 
+/// Blocks (`{{#if}}`, `{% for %}`) and brackets inside one tag may nest this deep: below
+/// minijinja's parser limit (150 levels of blocks and expressions together), so that both
+/// engines refuse at the same depth with the same message.
+const TEMPLATE_DEPTH: usize = 100;
+
+/// Refuses templates whose blocks, or the brackets inside one tag, nest deeper than
+/// [`TEMPLATE_DEPTH`]: both engines parse and render recursively.
+fn check_depth(template: &str, jinja: bool) -> Result<(), ToolError> {
+    let mut level = 0usize;
+    let mut rest = template;
+    // Handlebars has one kind of tag, Jinja statements `{% %}` and expressions `{{ }}`.
+    let next = |text: &str| {
+        let expression = text.find("{{").map(|i| (i, "{{", "}}"));
+        let statement = text.find("{%").filter(|_| jinja).map(|i| (i, "{%", "%}"));
+        match (expression, statement) {
+            (Some(e), Some(s)) => Some(if e.0 < s.0 { e } else { s }),
+            (e, s) => e.or(s),
+        }
+    };
+    let mut tags = 0usize;
+    while let Some((start, open, close)) = next(rest) {
+        let at = template.len() - rest.len() + start;
+        // Each tag becomes a node of about a hundred bytes in the engine's parsed template.
+        tags += 1;
+        if tags > budget::MAX_VALUES {
+            return Err(budget::too_many(
+                "the template",
+                "tags",
+                "render it in parts",
+            ));
+        }
+        let body = &rest[start + open.len()..];
+        // A tag runs to its closing delimiter.
+        let end = body.find(close).unwrap_or(body.len());
+        let tag = body[..end].trim_start_matches(['-', '+', '~']).trim_start();
+        if jinja && open == "{{" {
+            // An expression: only its brackets nest.
+        } else if jinja {
+            let word = tag
+                .split(|c: char| !c.is_alphanumeric() && c != '_')
+                .next()
+                .unwrap_or("");
+            match word {
+                "if" | "for" | "macro" | "call" | "filter" | "with" | "block" | "autoescape"
+                | "raw" | "trans" => level += 1,
+                "set" if !tag.contains('=') => level += 1,
+                w if w.starts_with("end") => level = level.saturating_sub(1),
+                _ => {}
+            }
+        } else if tag.starts_with('#') || (tag.starts_with('^') && tag.len() > 1) {
+            level += 1;
+        } else if tag.starts_with('/') {
+            level = level.saturating_sub(1);
+        }
+        let brackets = depth::Syntax {
+            open: b"([{",
+            close: b")]}",
+            quotes: b"'\"",
+            escapes: true,
+            block_comments: false,
+            interpolation: false,
+            line_breaks: b"",
+        };
+        let inner = depth::check("template", &body[..end], &brackets, TEMPLATE_DEPTH)
+            .map(|_| ())
+            .map_err(|_| depth::too_deep("template", TEMPLATE_DEPTH, depth::place(template, at)));
+        if level > TEMPLATE_DEPTH {
+            return Err(depth::too_deep(
+                "template",
+                TEMPLATE_DEPTH,
+                depth::place(template, at),
+            ));
+        }
+        inner?;
+        rest = &body[(end + close.len()).min(body.len())..];
+    }
+    Ok(())
+}
+
 fn render(args: &Args) -> ToolOutcome {
     let template = args.str("template")?;
     let empty = Value::Object(Default::default());
@@ -33,12 +115,24 @@ fn render(args: &Args) -> ToolOutcome {
         (_, "jinja") => false,
         _ => true,
     };
-    let output = if engine == "jinja" {
-        render_jinja(template, data, strict, escape)?
-    } else {
-        render_handlebars(template, data, strict, escape)?
-    };
-    Ok(json!({ "output": output, "engine": engine }))
+    check_depth(template, engine == "jinja")?;
+    // Both engines recurse once per level of blocks.
+    let output = depth::with_stack(|| {
+        let mut out = Capped::new();
+        let rendered = if engine == "jinja" {
+            render_jinja(template, data, strict, escape, &mut out)
+        } else {
+            render_handlebars(template, data, strict, escape, &mut out)
+        };
+        if out.over {
+            return Err(budget::output_too_large(
+                "the rendered text",
+                "a loop repeats more than the data holds, or a nested loop multiplies it: render less",
+            ));
+        }
+        rendered.map(|()| out.into_string())
+    })?;
+    Ok(with_output(output, json!({ "engine": engine })))
 }
 
 fn render_handlebars(
@@ -46,35 +140,37 @@ fn render_handlebars(
     data: &Value,
     strict: bool,
     escape: bool,
-) -> Result<String, ToolError> {
+    out: &mut Capped,
+) -> Result<(), ToolError> {
     let mut hb = handlebars::Handlebars::new();
     hb.set_strict_mode(strict);
     if !escape {
         hb.register_escape_fn(handlebars::no_escape);
     }
-    hb.render_template(template, data).map_err(|e| {
-        use handlebars::RenderErrorReason as R;
-        let (what, pos) = match e.reason() {
-            R::TemplateError(t) => {
-                let reason = t.reason().to_string();
-                // pest's syntax errors carry an ASCII diagram after the first line.
-                let first = reason.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-                (format!("syntax error: {}", first.trim()), t.pos())
+    hb.render_template_to_write(template, data, out)
+        .map_err(|e| {
+            use handlebars::RenderErrorReason as R;
+            let (what, pos) = match e.reason() {
+                R::TemplateError(t) => {
+                    let reason = t.reason().to_string();
+                    // pest's syntax errors carry an ASCII diagram after the first line.
+                    let first = reason.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+                    (format!("syntax error: {}", first.trim()), t.pos())
+                }
+                R::MissingVariable(Some(path)) => (
+                    format!("variable '{path}' is missing from the data (strict mode)"),
+                    None,
+                ),
+                other => (other.to_string(), None),
+            };
+            let pos = pos.or(e.line_no.zip(e.column_no));
+            match pos {
+                Some((line, column)) => ToolError::invalid(format!(
+                    "Handlebars template error at line {line}, column {column}: {what}"
+                )),
+                None => ToolError::invalid(format!("Handlebars template error: {what}")),
             }
-            R::MissingVariable(Some(path)) => (
-                format!("variable '{path}' is missing from the data (strict mode)"),
-                None,
-            ),
-            other => (other.to_string(), None),
-        };
-        let pos = pos.or(e.line_no.zip(e.column_no));
-        match pos {
-            Some((line, column)) => ToolError::invalid(format!(
-                "Handlebars template error at line {line}, column {column}: {what}"
-            )),
-            None => ToolError::invalid(format!("Handlebars template error: {what}")),
-        }
-    })
+        })
 }
 
 /// A JSON object for minijinja that keeps the keys in their JSON order, as Jinja2 does with a
@@ -125,7 +221,8 @@ fn render_jinja(
     data: &Value,
     strict: bool,
     escape: bool,
-) -> Result<String, ToolError> {
+    out: &mut Capped,
+) -> Result<(), ToolError> {
     let mut env = Environment::new();
     env.set_undefined_behavior(if strict {
         UndefinedBehavior::Strict
@@ -139,18 +236,21 @@ fn render_jinja(
             AutoEscape::None
         }
     });
-    env.render_str(template, to_jinja(data)).map_err(|e| {
-        let what = match e.detail() {
-            Some(detail) => format!("{}: {detail}", e.kind()),
-            None => e.kind().to_string(),
-        };
-        match e.line() {
-            Some(line) => {
-                ToolError::invalid(format!("Jinja template error at line {line}: {what}"))
+    env.template_from_str(template)
+        .and_then(|t| t.render_captured_to(to_jinja(data), out))
+        .map(|_| ())
+        .map_err(|e| {
+            let what = match e.detail() {
+                Some(detail) => format!("{}: {detail}", e.kind()),
+                None => e.kind().to_string(),
+            };
+            match e.line() {
+                Some(line) => {
+                    ToolError::invalid(format!("Jinja template error at line {line}: {what}"))
+                }
+                None => ToolError::invalid(format!("Jinja template error: {what}")),
             }
-            None => ToolError::invalid(format!("Jinja template error: {what}")),
-        }
-    })
+        })
 }
 
 #[cfg(test)]
@@ -312,5 +412,31 @@ mod tests {
             json!({"template": "{{ nope.x }}", "engine": "jinja", "strict": true}),
         );
         assert!(msg.contains("undefined"), "{msg}");
+    }
+
+    #[test]
+    fn nesting_is_limited_with_one_message() {
+        use crate::tools::testing::{assert_too_deep, nest};
+        let hbs = nest("{{#if a}}", "x", "{{/if}}", 1_000_000);
+        assert_too_deep(
+            "template-renderer",
+            json!({"template": hbs, "data": {"a": true}}),
+            "template",
+            super::TEMPLATE_DEPTH,
+        );
+        let jinja = nest("{% if a %}", "x", "{% endif %}", 1_000_000);
+        let args = json!({"template": jinja, "data": {"a": true}, "engine": "jinja"});
+        assert_too_deep("template-renderer", args, "template", super::TEMPLATE_DEPTH);
+        let parens = format!("{{{{ {} }}}}", nest("(", "1", ")", 1_000_000));
+        let args = json!({"template": parens, "engine": "jinja"});
+        assert_too_deep("template-renderer", args, "template", super::TEMPLATE_DEPTH);
+        // Just under: 100 blocks in each engine.
+        let ok = nest("{{#if a}}", "x", "{{/if}}", super::TEMPLATE_DEPTH);
+        assert_eq!(render(&ok, json!({"a": true}), json!({})), "x");
+        let ok = nest("{% if a %}", "x", "{% endif %}", super::TEMPLATE_DEPTH);
+        assert_eq!(
+            render(&ok, json!({"a": true}), json!({"engine": "jinja"})),
+            "x"
+        );
     }
 }

@@ -52,6 +52,31 @@ pub fn output_with(id: &str, input: &str, extra: Value) -> String {
         .to_string()
 }
 
+/// `open` `n` times, then `inner`, then `close` `n` times: input nested `n` levels deep.
+pub fn nest(open: &str, inner: &str, close: &str, n: usize) -> String {
+    let mut s = String::with_capacity((open.len() + close.len()) * n + inner.len());
+    for _ in 0..n {
+        s.push_str(open);
+    }
+    s.push_str(inner);
+    for _ in 0..n {
+        s.push_str(close);
+    }
+    s
+}
+
+/// Asserts a depth error: INVALID_INPUT, naming `what` and the limit.
+#[track_caller]
+pub fn assert_too_deep(id: &str, args: Value, what: &str, limit: usize) {
+    let (code, msg) = run_err(id, args);
+    assert_eq!(code, ErrorCode::InvalidInput, "{msg}");
+    let expected = format!("{what} nests deeper than {limit} levels");
+    assert!(
+        msg.starts_with(&expected),
+        "{id}: expected '{expected}…', got: {msg}"
+    );
+}
+
 /// Runs `python3 -c program` and returns its trimmed stdout, for checking a tool against an
 /// independent implementation (datetime, hashlib, base64, uuid). `None`, with a note on
 /// stderr, where python3 is absent: the caller skips that comparison.

@@ -8,6 +8,8 @@
 
 use super::ToolFn;
 use super::args::Args;
+use super::budget;
+use super::depth;
 use super::json;
 use super::yaml;
 use crate::ctp::{ToolError, ToolOutcome};
@@ -194,12 +196,46 @@ fn from_yaml(v: Yaml, path: &mut Path, dates: bool) -> Result<Tree, ToolError> {
     })
 }
 
+/// The largest TOML input read. The toml crate keeps every key, value and table with its
+/// span, and tables cost over a kilobyte each: up to 125 bytes per byte of input.
+pub(crate) const MAX_TOML: usize = 4 << 20;
+
 /// TOML text to a tree in document order, with the toml crate's errors (line, column, snippet).
 fn parse_toml(input: &str) -> Result<Tree, ToolError> {
     let src = input.strip_prefix('\u{feff}').unwrap_or(input);
-    let doc = DeTable::parse(src)
-        .map_err(|e| ToolError::invalid(format!("invalid TOML: {}", e.to_string().trim_end())))?;
+    if src.len() > MAX_TOML {
+        return Err(budget::input_too_large(
+            "the TOML",
+            src.len(),
+            MAX_TOML,
+            "its parser keeps every key, value and table with its position, up to 125 bytes for each byte of input",
+        ));
+    }
+    let doc = DeTable::parse(src).map_err(|e| toml_error(src, &e))?;
     from_de_table(doc.into_inner(), &mut Path::default())
+}
+
+/// The toml crate's error with its snippet, or without it when the line is too long to show;
+/// its nesting limit is reported like every other tool's.
+fn toml_error(src: &str, e: &toml::de::Error) -> ToolError {
+    let place = e
+        .span()
+        .map_or(depth::Place::Unknown, |span| depth::place(src, span.start));
+    // toml reports its limit as "recursion limit" (keys) or "max recursion depth" (values).
+    if e.message().contains("recursion") {
+        return depth::too_deep("input", depth::TOML_DEPTH, place);
+    }
+    let full = e.to_string();
+    if full.len() <= 2000 {
+        return ToolError::invalid(format!("invalid TOML: {}", full.trim_end()));
+    }
+    match place {
+        depth::Place::Text { line, column } => ToolError::invalid(format!(
+            "invalid TOML: TOML parse error at line {line}, column {column}: {}",
+            e.message().trim_end()
+        )),
+        _ => ToolError::invalid(format!("invalid TOML: {}", e.message().trim_end())),
+    }
 }
 
 fn from_de_table(table: DeTable<'_>, path: &mut Path) -> Result<Tree, ToolError> {
@@ -302,15 +338,44 @@ impl Serialize for Tree {
     }
 }
 
+/// An upper bound on the bytes of the headers TOML repeats: every table and array-of-tables
+/// element spells its full dotted path (`[a.b.c]`), so nesting under long keys multiplies them.
+fn header_bytes(tree: &Tree, path: usize) -> usize {
+    match tree {
+        Tree::Table(entries) => entries
+            .iter()
+            .map(|(k, v)| {
+                let inner = path + k.len() + 3;
+                let own = if matches!(v, Tree::Table(_) | Tree::Array(_)) {
+                    inner
+                } else {
+                    0
+                };
+                own.saturating_add(header_bytes(v, inner))
+            })
+            .fold(0, usize::saturating_add),
+        Tree::Array(items) => items
+            .iter()
+            .map(|v| path.saturating_add(header_bytes(v, path)))
+            .fold(0, usize::saturating_add),
+        _ => 0,
+    }
+}
+
 fn write_toml(tree: &Tree) -> Result<String, ToolError> {
+    if header_bytes(tree, 0) > budget::output_ceiling() {
+        return Err(budget::output_too_large(
+            "the TOML",
+            "every nested table repeats its full dotted path as a [header]: shorten the keys or flatten the document",
+        ));
+    }
     toml::to_string(tree).map_err(|e| ToolError::invalid(format!("cannot write TOML: {e}")))
 }
 
 // ---- tools -----------------------------------------------------------------------------
 
 fn json_to_toml(args: &Args) -> ToolOutcome {
-    let src = json::validate(args.str("input")?)?;
-    let value: Json = serde_json::from_str(src).map_err(|e| json::json_error(&e))?;
+    let value = json::parse_value(args.str("input")?)?;
     if !value.is_object() {
         return Err(not_a_table(json_kind(&value)));
     }
@@ -513,6 +578,56 @@ mod tests {
         assert_eq!(
             out("toml-to-yaml", json!({"input": toml})),
             "server:\n  host: example.com\n  started: '1979-05-27T07:32:00Z'\n  enabled: true\n  version: '1.0'\n"
+        );
+    }
+
+    #[test]
+    fn nesting_is_limited_with_one_message() {
+        use crate::tools::depth::{JSON_DEPTH, TOML_DEPTH, YAML_DEPTH};
+        use crate::tools::testing::{assert_too_deep, nest};
+        let arrays = format!("a = {}\n", nest("[", "", "]", 1_000_000));
+        let dotted = vec!["a"; 1_000_000].join(".") + " = 1\n";
+        for id in ["toml-to-json", "toml-to-yaml"] {
+            assert_too_deep(id, json!({"input": arrays}), "input", TOML_DEPTH);
+            assert_too_deep(id, json!({"input": dotted}), "input", TOML_DEPTH);
+        }
+        let (_, msg) = run_err("toml-to-json", json!({"input": arrays}));
+        assert!(msg.contains("(at line 1, column"), "{msg}");
+        let deep_json = format!("{{\"a\": {}}}", nest("[", "", "]", 1_000_000));
+        assert_too_deep(
+            "json-to-toml",
+            json!({"input": deep_json}),
+            "input",
+            JSON_DEPTH,
+        );
+        let deep_yaml = "a:\n".to_string() + &"- ".repeat(1_000_000) + "x\n";
+        assert_too_deep(
+            "yaml-to-toml",
+            json!({"input": deep_yaml}),
+            "input",
+            YAML_DEPTH,
+        );
+        // Just under: arrays inside the top-level table.
+        let ok = format!("a = {}\n", nest("[", "1", "]", TOML_DEPTH - 1));
+        let v = to_json(&ok);
+        assert_eq!(
+            v["a"],
+            serde_json::from_str::<serde_json::Value>(&nest("[", "1", "]", TOML_DEPTH - 1))
+                .unwrap()
+        );
+        let json_ok = format!("{{\"a\": {}}}", nest("[", "1", "]", JSON_DEPTH - 1));
+        let toml_text = out("json-to-toml", json!({"input": json_ok}));
+        assert!(toml_text.starts_with("a = [[["), "{toml_text}");
+    }
+
+    #[test]
+    fn toml_over_its_size_limit_is_refused() {
+        let big = "a = 1\n".repeat((super::MAX_TOML / 6) + 1);
+        let (code, msg) = run_err("toml-to-json", json!({"input": big}));
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(
+            msg.starts_with("the TOML is 4.0 MiB, more than the 4.0 MiB cmpx parses"),
+            "{msg}"
         );
     }
 }

@@ -8,6 +8,8 @@
 
 use super::ToolFn;
 use super::args::Args;
+use super::budget::{self, Capped, MAX_VALUES};
+use super::depth::{self, MAX_DEPTH};
 use super::json;
 use crate::ctp::{ToolError, ToolOutcome};
 use quick_xml::Writer;
@@ -16,7 +18,7 @@ use quick_xml::events::attributes::Attribute;
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
 use quick_xml::name::QName;
 use quick_xml::{Reader, XmlVersion};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 pub const TOOLS: &[(&str, ToolFn)] = &[
     ("xml-formatter", xml_formatter),
@@ -40,7 +42,15 @@ fn xml_formatter(args: &Args) -> ToolOutcome {
         _ => Some("  "),
     };
     let output = write_events(&events, unit, args.flag("removeComments"))?;
-    Ok(json!({ "output": output }))
+    Ok(super::data::with_output(output, Value::Null))
+}
+
+/// The output ceiling's error for the XML tools.
+fn xml_too_large() -> ToolError {
+    budget::output_too_large(
+        "the XML",
+        "every level of nesting indents each line further: choose minify, a smaller indent, or a smaller input",
+    )
 }
 
 /// "line L, column C" of a byte offset (columns count characters, from 1).
@@ -66,8 +76,76 @@ fn invalid_at(src: &str, offset: usize, what: impl std::fmt::Display) -> ToolErr
 
 const PREDEFINED_ENTITIES: [&str; 5] = ["lt", "gt", "amp", "apos", "quot"];
 
+/// Namespaces in scope at one element, at most: real documents have a handful, and roxmltree
+/// copies the parent's list into every element that declares one.
+const MAX_NAMESPACES: usize = 1024;
+
+/// Checks, in one quick-xml pass and before a tree parser (roxmltree, sxd-document, plist)
+/// sees the document, that elements nest at most [`MAX_DEPTH`] levels, that it has at most
+/// `max_nodes` nodes, and that its namespace declarations cannot make roxmltree's
+/// namespace lists grow quadratically. Syntax errors end the scan quietly: the parser that
+/// follows reports them precisely.
+pub(crate) fn check_limits(src: &str, max_nodes: usize) -> Result<(), ToolError> {
+    let mut reader = Reader::from_str(src);
+    reader.config_mut().check_end_names = false;
+    // Namespaces in scope at each open element.
+    let mut scopes: Vec<usize> = Vec::new();
+    let (mut nodes, mut copies) = (0usize, 0usize);
+    loop {
+        let at = usize::try_from(reader.buffer_position()).unwrap_or(usize::MAX);
+        let event = match reader.read_event() {
+            Ok(Event::Eof) | Err(_) => return Ok(()),
+            Ok(event) => event,
+        };
+        nodes += 1;
+        if nodes > max_nodes {
+            return Err(budget::too_many_of(
+                max_nodes,
+                "the XML",
+                "nodes (elements, texts, comments and the like)",
+                "this tool holds the whole document in memory: split the input",
+            ));
+        }
+        match &event {
+            Event::Start(e) | Event::Empty(e) => {
+                let declared = e
+                    .attributes()
+                    .flatten()
+                    .filter(|a| {
+                        let key = a.key.as_ref();
+                        key == "xmlns" || key.starts_with("xmlns:")
+                    })
+                    .count();
+                let inherited = scopes.last().copied().unwrap_or(0);
+                let in_scope = inherited + declared;
+                if declared > 0 {
+                    copies += in_scope;
+                }
+                if in_scope > MAX_NAMESPACES || copies > MAX_VALUES {
+                    return Err(ToolError::invalid(format!(
+                        "the XML declares too many namespaces (more than {MAX_NAMESPACES} in scope at once, or {} in all counting each element's inherited ones) at {}; cmpx stops there so that namespace lists cannot grow quadratically",
+                        MAX_VALUES,
+                        line_col(src, at)
+                    )));
+                }
+                if matches!(event, Event::Start(_)) {
+                    scopes.push(in_scope);
+                    if scopes.len() > MAX_DEPTH {
+                        return Err(depth::too_deep("input", MAX_DEPTH, depth::place(src, at)));
+                    }
+                }
+            }
+            Event::End(_) => {
+                scopes.pop();
+            }
+            _ => {}
+        }
+    }
+}
+
 /// Reads the whole document, checking well-formedness beyond what the reader enforces:
-/// unclosed elements, a single root, known entities and well-formed attributes.
+/// unclosed elements, a single root, known entities and well-formed attributes; and the
+/// limits: at most [`MAX_DEPTH`] levels of elements and [`MAX_VALUES`] events.
 fn read_events(src: &str) -> Result<Vec<Event<'_>>, ToolError> {
     let mut reader = Reader::from_str(src);
     let config = reader.config_mut();
@@ -103,6 +181,9 @@ fn read_events(src: &str) -> Result<Vec<Event<'_>>, ToolError> {
                 }
                 if let Event::Start(e) = &event {
                     open.push((e.name().as_ref().to_string(), at));
+                    if open.len() > MAX_DEPTH {
+                        return Err(depth::too_deep("input", MAX_DEPTH, depth::place(src, at)));
+                    }
                 }
             }
             Event::End(_) => {
@@ -137,6 +218,13 @@ fn read_events(src: &str) -> Result<Vec<Event<'_>>, ToolError> {
                 }
             }
             _ => {}
+        }
+        if events.len() == MAX_VALUES {
+            return Err(budget::too_many(
+                "the XML",
+                "nodes (elements, texts, comments and the like)",
+                "this tool holds the whole document in memory: split the input",
+            ));
         }
         events.push(event);
     }
@@ -216,7 +304,24 @@ fn write_events(
     remove_comments: bool,
 ) -> Result<String, ToolError> {
     let verbatim = verbatim_elements(events);
-    let mut w = Writer::new(Vec::with_capacity(events.len() * 16));
+    let mut w = Writer::new(Capped::with_capacity(events.len() * 16));
+    let written = write_each(&mut w, events, &verbatim, unit, remove_comments);
+    let out = w.into_inner();
+    if out.over {
+        return Err(xml_too_large());
+    }
+    written?;
+    String::from_utf8(out.into_bytes())
+        .map_err(|e| ToolError::execution(format!("XML output is not UTF-8: {e}")))
+}
+
+fn write_each(
+    w: &mut Writer<Capped>,
+    events: &[Event<'_>],
+    verbatim: &[bool],
+    unit: Option<&str>,
+    remove_comments: bool,
+) -> Result<(), ToolError> {
     let io = |e: std::io::Error| ToolError::execution(format!("writing XML failed: {e}"));
     let mut depth = 0usize;
     // Nesting level inside a verbatim element; 0 means indentation applies.
@@ -236,17 +341,20 @@ fn write_events(
             w.write_event(event.borrow()).map_err(io)?;
             continue;
         }
+        if w.get_ref().over {
+            break;
+        }
         match event {
             Event::Text(t) if is_blank(t) => continue,
             Event::End(_) => {
                 depth = depth.saturating_sub(1);
                 if !after_start {
-                    newline(&mut w, unit, depth);
+                    newline(w, unit, depth);
                 }
             }
             _ => {
                 if !first {
-                    newline(&mut w, unit, depth);
+                    newline(w, unit, depth);
                 }
             }
         }
@@ -262,16 +370,17 @@ fn write_events(
             }
         }
     }
-    String::from_utf8(w.into_inner())
-        .map_err(|e| ToolError::execution(format!("XML output is not UTF-8: {e}")))
+    Ok(())
 }
 
-fn newline(w: &mut Writer<Vec<u8>>, unit: Option<&str>, depth: usize) {
+/// A line break and `depth` units; a refused write leaves the buffer's `over` flag set.
+fn newline(w: &mut Writer<Capped>, unit: Option<&str>, depth: usize) {
+    use std::io::Write as _;
     if let Some(unit) = unit {
         let out = w.get_mut();
-        out.push(b'\n');
+        let _ = out.write_all(b"\n");
         for _ in 0..depth {
-            out.extend_from_slice(unit.as_bytes());
+            let _ = out.write_all(unit.as_bytes());
         }
     }
 }
@@ -381,7 +490,7 @@ fn xml_to_json(args: &Args) -> ToolOutcome {
     let mut doc = Map::new();
     doc.insert(name, value);
     let output = super::json::write_indented(&Value::Object(doc), args.str("indent")?)?;
-    Ok(json!({ "output": output }))
+    Ok(super::data::with_output(output, Value::Null))
 }
 
 /// Ends the innermost element: turns it into its JSON value and hands it to its parent.
@@ -447,8 +556,7 @@ fn close(
 }
 
 fn json_to_xml(args: &Args) -> ToolOutcome {
-    let src = json::validate(args.str("input")?)?;
-    let value: Value = serde_json::from_str(src).map_err(|e| json::json_error(&e))?;
+    let value = json::parse_value(args.str("input")?)?;
     let conv = Convention {
         attr_prefix: args.str("attributePrefix")?,
         text_key: args.str("textKey")?,
@@ -478,24 +586,30 @@ fn json_to_xml(args: &Args) -> ToolOutcome {
         )));
     }
     let mut w = match args.str("indent")? {
-        "0" => Writer::new(Vec::new()),
-        "4" => Writer::new_with_indent(Vec::new(), b' ', 4),
-        "tab" => Writer::new_with_indent(Vec::new(), b'\t', 1),
-        _ => Writer::new_with_indent(Vec::new(), b' ', 2),
+        "0" => Writer::new(Capped::new()),
+        "4" => Writer::new_with_indent(Capped::new(), b' ', 4),
+        "tab" => Writer::new_with_indent(Capped::new(), b'\t', 1),
+        _ => Writer::new_with_indent(Capped::new(), b' ', 2),
     };
     let io = |e: std::io::Error| ToolError::execution(format!("writing XML failed: {e}"));
     if args.flag("declaration") {
         w.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))
             .map_err(io)?;
         if args.str("indent")? == "0" {
-            w.get_mut().push(b'\n');
+            use std::io::Write as _;
+            let _ = w.get_mut().write_all(b"\n");
         }
     }
     let mut path = format!("/{}", pointer_token(name));
-    write_element(&mut w, name, content, &conv, &mut path)?;
-    let output = String::from_utf8(w.into_inner())
+    let written = write_element(&mut w, name, content, &conv, &mut path);
+    let out = w.into_inner();
+    if out.over {
+        return Err(xml_too_large());
+    }
+    written?;
+    let output = String::from_utf8(out.into_bytes())
         .map_err(|e| ToolError::execution(format!("XML output is not UTF-8: {e}")))?;
-    Ok(json!({ "output": output }))
+    Ok(super::data::with_output(output, Value::Null))
 }
 
 fn describe(value: &Value) -> &'static str {
@@ -526,7 +640,7 @@ fn scalar_text(value: &Value) -> Option<String> {
 }
 
 fn write_element(
-    w: &mut Writer<Vec<u8>>,
+    w: &mut Writer<Capped>,
     name: &str,
     value: &Value,
     conv: &Convention<'_>,
@@ -876,5 +990,40 @@ mod tests {
             .unwrap()
             .to_string();
         assert_eq!(back, xml);
+    }
+
+    #[test]
+    fn nesting_is_limited_with_one_message() {
+        use crate::tools::depth::{JSON_DEPTH, MAX_DEPTH};
+        use crate::tools::testing::{assert_too_deep, nest};
+        let deep = nest("<a>", "", "</a>", 1_000_000);
+        for id in ["xml-formatter", "xml-to-json"] {
+            assert_too_deep(id, json!({"input": deep}), "input", MAX_DEPTH);
+        }
+        let (_, msg) = run_err("xml-formatter", json!({"input": deep}));
+        assert!(msg.contains("(at line 1, column 1537)"), "{msg}");
+        let deep_json = format!("{{\"r\": {}}}", nest("{\"a\":", "1", "}", 1_000_000));
+        assert_too_deep(
+            "json-to-xml",
+            json!({"input": deep_json}),
+            "input",
+            JSON_DEPTH,
+        );
+        // Just under: 512 elements, and JSON 128 deep.
+        let ok = nest("<a>", "x", "</a>", MAX_DEPTH);
+        let out = run_ok("xml-formatter", json!({"input": ok, "mode": "minify"}));
+        assert_eq!(out["output"], ok);
+        let converted = run_ok("xml-to-json", json!({"input": ok, "indent": "0"}));
+        assert_eq!(
+            converted["output"],
+            nest("{\"a\":", "\"x\"", "}", MAX_DEPTH)
+        );
+        let json_ok = format!("{{\"r\": {}}}", nest("{\"a\":", "1", "}", JSON_DEPTH - 1));
+        let args = json!({"input": json_ok, "indent": "0", "declaration": false});
+        let xml = run_ok("json-to-xml", args);
+        assert_eq!(
+            xml["output"],
+            format!("<r>{}</r>", nest("<a>", "1", "</a>", JSON_DEPTH - 1))
+        );
     }
 }

@@ -3,6 +3,8 @@
 
 use super::ToolFn;
 use super::args::Args;
+use super::budget;
+use super::depth;
 use crate::ctp::{ToolError, ToolOutcome};
 use quick_xml::events::Event;
 use serde_json::{Map, Value, json};
@@ -31,6 +33,8 @@ fn line_col(src: &str, offset: usize) -> (usize, usize) {
 fn parse_options<'a>() -> roxmltree::ParsingOptions<'a> {
     roxmltree::ParsingOptions {
         allow_dtd: true,
+        // check_limits counts quick-xml's events; entities a DTD declares can add more nodes.
+        nodes_limit: u32::try_from(budget::MAX_VALUES).unwrap_or(u32::MAX),
         ..Default::default()
     }
 }
@@ -89,6 +93,10 @@ fn describe(e: &roxmltree::Error, src: &str) -> XmlProblem {
         E::DuplicatedAttribute(name, _) => at(format!(
             "attribute '{name}' appears twice on the same element"
         )),
+        E::NodesLimitReached => at(format!(
+            "the document has more than {} nodes (counting those its entities expand to), the most cmpx holds in memory for one call",
+            budget::MAX_VALUES
+        )),
         other => {
             let text = other.to_string();
             at(text.replace(&format!(" at {pos}"), ""))
@@ -125,15 +133,29 @@ fn unclosed_element(src: &str) -> Option<XmlProblem> {
     })
 }
 
-fn parse_xml(src: &str) -> Result<roxmltree::Document<'_>, XmlProblem> {
+/// The parsed document; the outer error is a limit (depth, size), the inner one a
+/// well-formedness problem.
+/// Nodes xml-validator holds (roxmltree, about 90 bytes each).
+const MAX_NODES: usize = budget::MAX_VALUES;
+/// Nodes xpath-tester holds: roxmltree's tree, then sxd-document's, about a kilobyte a node.
+const MAX_XPATH_NODES: usize = 500_000;
+
+fn parse_xml(
+    src: &str,
+    max_nodes: usize,
+) -> Result<Result<roxmltree::Document<'_>, XmlProblem>, ToolError> {
     if src.trim().is_empty() {
-        return Err(XmlProblem {
+        return Ok(Err(XmlProblem {
             message: "the input is empty".into(),
             line: 1,
             column: 1,
-        });
+        }));
     }
-    roxmltree::Document::parse_with_options(src, parse_options()).map_err(|e| describe(&e, src))
+    super::xml::check_limits(src, max_nodes)?;
+    Ok(
+        roxmltree::Document::parse_with_options(src, parse_options())
+            .map_err(|e| describe(&e, src)),
+    )
 }
 
 fn qualified(node: roxmltree::Node<'_, '_>) -> String {
@@ -147,17 +169,27 @@ fn qualified(node: roxmltree::Node<'_, '_>) -> String {
 fn xml_validator(args: &Args) -> ToolOutcome {
     let src = args.str("input")?;
     let src = src.strip_prefix('\u{feff}').unwrap_or(src);
-    let doc = match parse_xml(src) {
+    let doc = match parse_xml(src, MAX_NODES)? {
         Ok(doc) => doc,
         Err(problem) => return Ok(json!({ "valid": false, "error": problem.to_json() })),
     };
     let root = doc.root_element();
     let (mut elements, mut attributes, mut max_depth) = (0usize, 0usize, 0usize);
+    // Each element's depth, by node id: a parent comes before its children.
+    let mut depths = vec![0u32; doc.descendants().len()];
     let mut namespaces: BTreeMap<(String, String), ()> = BTreeMap::new();
     for node in root.descendants().filter(|n| n.is_element()) {
+        let level = node
+            .parent_element()
+            .map_or(0, |p| depths[p.id().get_usize()])
+            + 1;
+        depths[node.id().get_usize()] = level;
+        max_depth = max_depth.max(level as usize);
         elements += 1;
         attributes += node.attributes().len();
-        max_depth = max_depth.max(node.ancestors().filter(|a| a.is_element()).count());
+        if same_namespaces(node) {
+            continue;
+        }
         let parent_has = |prefix: Option<&str>, uri: &str| {
             node.parent_element().is_some_and(|p| {
                 p.namespaces()
@@ -191,6 +223,21 @@ fn xml_validator(args: &Args) -> ToolOutcome {
         "xmlDeclaration": trimmed.starts_with("<?xml"),
         "doctype": has_doctype(src),
     }))
+}
+
+/// Whether `node` declares no namespace of its own: roxmltree then hands it its parent's list
+/// itself, so comparing the first entry's address and the length is enough.
+fn same_namespaces(node: roxmltree::Node<'_, '_>) -> bool {
+    let Some(parent) = node.parent_element() else {
+        return false;
+    };
+    let (mine, theirs) = (node.namespaces(), parent.namespaces());
+    mine.len() == theirs.len()
+        && match (mine.clone().next(), theirs.clone().next()) {
+            (Some(a), Some(b)) => std::ptr::eq(a, b),
+            (None, None) => true,
+            _ => false,
+        }
 }
 
 /// The document with its DOCTYPE declaration turned into spaces (sxd-document rejects most of
@@ -231,14 +278,25 @@ fn has_doctype(src: &str) -> bool {
 
 // ---- XPath ----------------------------------------------------------------------------------
 
+/// sxd-document and sxd-xpath build, walk and drop the tree recursively: 512 levels need more
+/// stack than a test thread has.
 fn xpath_tester(args: &Args) -> ToolOutcome {
+    depth::with_stack(|| xpath_here(args))
+}
+
+fn xpath_here(args: &Args) -> ToolOutcome {
     let src = args.str("input")?;
     let src = src.strip_prefix('\u{feff}').unwrap_or(src);
     let expression = args.str("expression")?;
     // roxmltree gives the precise well-formedness error; sxd-document does the evaluation.
-    let checked = parse_xml(src).map_err(XmlProblem::into_error)?;
+    let checked = parse_xml(src, MAX_XPATH_NODES)?.map_err(XmlProblem::into_error)?;
+    depth::check("expression", expression, &XPATH_SYNTAX, depth::MAX_DEPTH)?;
+    check_operators(expression)?;
     let mut declared: Vec<(String, String)> = Vec::new();
     for node in checked.descendants().filter(|n| n.is_element()) {
+        if same_namespaces(node) {
+            continue;
+        }
         for ns in node.namespaces() {
             if let Some(prefix) = ns.name()
                 && !declared.iter().any(|(p, _)| p == prefix)
@@ -297,12 +355,32 @@ fn xpath_tester(args: &Args) -> ToolOutcome {
     Ok(match value {
         XValue::Nodeset(set) => {
             let nodes = set.document_order();
-            let output = nodes
-                .iter()
-                .map(Node::string_value)
-                .collect::<Vec<_>>()
-                .join("\n");
-            let list: Vec<Value> = nodes.iter().map(|n| node_json(*n)).collect();
+            if nodes.len() > budget::MAX_RESULTS {
+                return Err(ToolError::invalid(format!(
+                    "the expression selects {} nodes; xpath-tester lists at most {}: narrow it, or count them with count(…)",
+                    nodes.len(),
+                    budget::MAX_RESULTS
+                )));
+            }
+            // Each node carries its text and its markup, so nested matches repeat their
+            // content: the whole list stays within the output limit.
+            let mut room = budget::result_ceiling();
+            let mut texts = Vec::with_capacity(nodes.len());
+            let mut list = Vec::with_capacity(nodes.len());
+            for node in &nodes {
+                let text = node.string_value();
+                let entry = node_json(*node, &text);
+                let size = 2 * text.len() + entry["xml"].as_str().map_or(0, str::len);
+                room = room.checked_sub(size).ok_or_else(|| {
+                    budget::result_too_large(
+                        "the selected nodes' text and markup",
+                        "nested nodes repeat their content: select the innermost nodes, or text() nodes",
+                    )
+                })?;
+                texts.push(text);
+                list.push(entry);
+            }
+            let output = texts.join("\n");
             json!({ "type": "nodeset", "count": list.len(), "output": output, "nodes": list })
         }
         XValue::Boolean(b) => json!({ "type": "boolean", "output": b.to_string(), "value": b }),
@@ -311,6 +389,54 @@ fn xpath_tester(args: &Args) -> ToolOutcome {
         }
         XValue::String(s) => json!({ "type": "string", "output": s, "value": s }),
     })
+}
+
+/// XPath's brackets and string literals (which have no escapes), for the depth check that runs
+/// before sxd-xpath's recursive parser.
+const XPATH_SYNTAX: depth::Syntax = depth::Syntax {
+    open: b"([",
+    close: b")]",
+    quotes: b"'\"",
+    escapes: false,
+    block_comments: false,
+    interpolation: false,
+    line_breaks: b"",
+};
+
+/// sxd-xpath nests one expression per binary operator or path step (`1+1+…+1` is as deep as
+/// it is long), and evaluates and drops them recursively: more than [`depth::MAX_DEPTH`]
+/// operators and brackets together are refused like deeper brackets.
+fn check_operators(expression: &str) -> Result<(), ToolError> {
+    let mut level = 0usize;
+    let mut quote = None;
+    let mut word = String::new();
+    for (i, c) in expression.char_indices() {
+        if quote.is_none() && c.is_ascii_alphabetic() {
+            word.push(c);
+            continue;
+        }
+        if matches!(word.as_str(), "and" | "or" | "div" | "mod") {
+            level += 1;
+        }
+        word.clear();
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None => match c {
+                '\'' | '"' => quote = Some(c),
+                '(' | '[' | '+' | '-' | '*' | '/' | '|' | '=' | '<' | '>' | ',' => level += 1,
+                _ => {}
+            },
+        }
+        if level > depth::MAX_DEPTH {
+            return Err(depth::too_deep(
+                "expression",
+                depth::MAX_DEPTH,
+                depth::place(expression, i),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Prefixes of the qualified names in an XPath expression (`b:book`, `b:*`), ignoring string
@@ -370,7 +496,7 @@ fn json_number(n: f64) -> Value {
     }
 }
 
-fn node_json(node: Node<'_>) -> Value {
+fn node_json(node: Node<'_>, text: &str) -> Value {
     let kind = match node {
         Node::Root(_) => "root",
         Node::Element(_) => "element",
@@ -385,7 +511,7 @@ fn node_json(node: Node<'_>) -> Value {
     if let Some(name) = node.prefixed_name() {
         out.insert("name".into(), json!(name));
     }
-    out.insert("value".into(), json!(node.string_value()));
+    out.insert("value".into(), json!(text));
     if let Node::Element(e) = node {
         let mut xml = String::new();
         write_element(e, &mut xml, true);
@@ -674,5 +800,69 @@ mod tests {
             json!({"input": "<a/>", "expression": "nosuch(1)"}),
         );
         assert!(msg.contains("XPath evaluation failed"), "{msg}");
+    }
+
+    #[test]
+    fn nesting_is_limited_with_one_message() {
+        use crate::tools::depth::MAX_DEPTH;
+        use crate::tools::testing::{assert_too_deep, nest};
+        let deep = nest("<a>", "", "</a>", 1_000_000);
+        assert_too_deep("xml-validator", json!({"input": deep}), "input", MAX_DEPTH);
+        assert_too_deep(
+            "xpath-tester",
+            json!({"input": deep, "expression": "/a"}),
+            "input",
+            MAX_DEPTH,
+        );
+        let expression = nest("(", "1", ")", 1_000_000);
+        assert_too_deep(
+            "xpath-tester",
+            json!({"input": "<a/>", "expression": expression}),
+            "expression",
+            MAX_DEPTH,
+        );
+        let chain = vec!["1"; 1_000_000].join("+");
+        assert_too_deep(
+            "xpath-tester",
+            json!({"input": "<a/>", "expression": chain}),
+            "expression",
+            MAX_DEPTH,
+        );
+        // Just under: 512 elements, an expression of 511 brackets.
+        let ok = nest("<a>", "x", "</a>", MAX_DEPTH);
+        let d = run_ok("xml-validator", json!({"input": ok}));
+        assert_eq!(d["maxDepth"], MAX_DEPTH);
+        assert_eq!(d["elements"], MAX_DEPTH);
+        let d = run_ok(
+            "xpath-tester",
+            json!({"input": ok, "expression": "count(//a)"}),
+        );
+        assert_eq!(d["value"], MAX_DEPTH);
+        let d = run_ok(
+            "xpath-tester",
+            json!({"input": "<a/>", "expression": nest("(", "1", ")", MAX_DEPTH - 1)}),
+        );
+        assert_eq!(d["value"], 1);
+    }
+
+    #[test]
+    fn many_namespaces_and_long_node_lists_are_refused() {
+        let decls: String = (0..1100)
+            .map(|i| format!(" xmlns:p{i}=\"urn:{i}\""))
+            .collect();
+        let (code, msg) = run_err("xml-validator", json!({"input": format!("<r{decls}/>")}));
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(
+            msg.starts_with("the XML declares too many namespaces (more than 1024 in scope"),
+            "{msg}"
+        );
+        let many = format!("<r>{}</r>", "<a/>".repeat(100_001));
+        let (_, msg) = run_err("xpath-tester", json!({"input": many, "expression": "//a"}));
+        assert!(
+            msg.starts_with(
+                "the expression selects 100001 nodes; xpath-tester lists at most 100000"
+            ),
+            "{msg}"
+        );
     }
 }

@@ -8,7 +8,9 @@
 
 use super::ToolFn;
 use super::args::Args;
+use super::budget::{self, Capped};
 use super::data::with_output;
+use super::depth;
 use super::json::{self, Node};
 use crate::ctp::{ToolError, ToolOutcome};
 use regex::Regex;
@@ -43,7 +45,10 @@ static YAML11_NON_STRING: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 fn json_to_yaml(args: &Args) -> ToolOutcome {
-    Ok(json!({ "output": json_text_to_yaml(args.str("input")?)? }))
+    Ok(with_output(
+        json_text_to_yaml(args.str("input")?)?,
+        Json::Null,
+    ))
 }
 
 /// JSON text to block-style YAML that YAML 1.1 and 1.2 readers read alike, number literals
@@ -51,12 +56,113 @@ fn json_to_yaml(args: &Args) -> ToolOutcome {
 pub(crate) fn json_text_to_yaml(input: &str) -> Result<String, ToolError> {
     let tree = json::parse(input)?;
     let ctx = Placeholders::new(input);
-    let yaml = serde_norway::to_string(&YamlNode {
-        node: &tree,
-        ctx: &ctx,
-    })
-    .map_err(|e| ToolError::execution(format!("YAML serialisation failed: {e}")))?;
-    Ok(ctx.substitute(&yaml))
+    let mut out = Substituting::new(&ctx);
+    let written = serde_norway::to_writer(
+        &mut out,
+        &YamlNode {
+            node: &tree,
+            ctx: &ctx,
+        },
+    );
+    out.finish(written)
+}
+
+/// The YAML serializer's output with the placeholders replaced as it is written, so the text
+/// exists once, and never past the output ceiling.
+struct Substituting<'c> {
+    ctx: &'c Placeholders,
+    marker: Vec<u8>,
+    /// Written but not yet passed on: it may end inside a placeholder.
+    pending: Vec<u8>,
+    out: Capped,
+}
+
+impl<'c> Substituting<'c> {
+    fn new(ctx: &'c Placeholders) -> Self {
+        Substituting {
+            ctx,
+            marker: format!("'0{}", ctx.nonce).into_bytes(),
+            pending: Vec::new(),
+            out: Capped::new(),
+        }
+    }
+
+    /// Passes on what is certainly not part of a placeholder; with `last`, everything.
+    fn drain(&mut self, last: bool) -> std::io::Result<()> {
+        use std::io::Write as _;
+        let subs = self.ctx.subs.borrow();
+        let mut rest = 0;
+        loop {
+            let tail = &self.pending[rest..];
+            let Some(at) = find(tail, &self.marker) else {
+                let keep = if last {
+                    0
+                } else {
+                    (self.marker.len() - 1).min(tail.len())
+                };
+                self.out.write_all(&tail[..tail.len() - keep])?;
+                rest += tail.len() - keep;
+                break;
+            };
+            self.out.write_all(&tail[..at])?;
+            let after = &tail[at + self.marker.len()..];
+            let digits = after.iter().take_while(|b| b.is_ascii_digit()).count();
+            if digits == after.len() && !last {
+                // The placeholder may go on in the next write.
+                rest += at;
+                break;
+            }
+            let index = std::str::from_utf8(&after[..digits])
+                .ok()
+                .and_then(|d| d.parse::<usize>().ok());
+            match (index.and_then(|i| subs.get(i)), after.get(digits)) {
+                (Some(sub), Some(b'\'')) => {
+                    self.out.write_all(sub.as_bytes())?;
+                    rest += at + self.marker.len() + digits + 1;
+                }
+                _ => {
+                    self.out.write_all(&self.marker)?;
+                    rest += at + self.marker.len();
+                }
+            }
+        }
+        self.pending.drain(..rest);
+        Ok(())
+    }
+
+    /// The text, or the error: the output ceiling's, or the serializer's.
+    fn finish(mut self, written: Result<(), serde_norway::Error>) -> Result<String, ToolError> {
+        let drained = written.is_ok().then(|| self.drain(true));
+        if self.out.over {
+            return Err(budget::output_too_large(
+                "the YAML",
+                "each level of nesting indents its lines further: give a smaller or flatter input",
+            ));
+        }
+        written.map_err(|e| ToolError::execution(format!("YAML serialisation failed: {e}")))?;
+        if let Some(Err(e)) = drained {
+            return Err(ToolError::execution(format!(
+                "YAML serialisation failed: {e}"
+            )));
+        }
+        Ok(self.out.into_string())
+    }
+}
+
+impl std::io::Write for Substituting<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.pending.extend_from_slice(bytes);
+        self.drain(false)?;
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
 }
 
 /// Placeholder strings of the form `0<nonce><index>`: digits with a leading zero are a string
@@ -82,34 +188,6 @@ impl Placeholders {
         let mut subs = self.subs.borrow_mut();
         subs.push(replacement);
         format!("0{}{}", self.nonce, subs.len() - 1)
-    }
-
-    fn substitute(&self, yaml: &str) -> String {
-        let subs = self.subs.borrow();
-        let marker = format!("'0{}", self.nonce);
-        let mut out = String::with_capacity(yaml.len());
-        let mut rest = yaml;
-        while let Some(at) = rest.find(&marker) {
-            out.push_str(&rest[..at]);
-            let after = &rest[at + marker.len()..];
-            let digits = after.bytes().take_while(u8::is_ascii_digit).count();
-            let index = after[..digits].parse::<usize>().ok();
-            match (
-                index.and_then(|i| subs.get(i)),
-                after[digits..].strip_prefix('\''),
-            ) {
-                (Some(sub), Some(tail)) => {
-                    out.push_str(sub);
-                    rest = tail;
-                }
-                _ => {
-                    out.push_str(&marker);
-                    rest = after;
-                }
-            }
-        }
-        out.push_str(rest);
-        out
     }
 }
 
@@ -172,12 +250,72 @@ impl Serialize for YamlNode<'_, '_> {
     }
 }
 
+/// The largest YAML input read. serde_norway keeps every parser event of a document and then
+/// its tree: up to 100 bytes per byte of dense flow input (`[1,1,1,…]`), which the general
+/// input limit alone would let grow past 20 GiB.
+pub(crate) const MAX_YAML: usize = 8 << 20;
+
+/// Refuses flow collections nested deeper than [`depth::YAML_DEPTH`] before serde_norway,
+/// which reads every event of a document before its own limit applies (seconds and hundreds of
+/// megabytes for a few megabytes of `[`). A bracket counts only where a collection can start
+/// (after `[`, `{`, `,`, `:`, `-`, `?` or at the start of a line, spaces aside), so `a[b` in a
+/// plain scalar is text; quoted scalars and comments are skipped. Anything this misjudges
+/// still meets serde_norway's own check.
+fn check_flow_depth(input: &str) -> Result<(), ToolError> {
+    let bytes = input.as_bytes();
+    let (mut level, mut i) = (0usize, 0usize);
+    let mut before = b'\n';
+    while i < bytes.len() {
+        let b = bytes[i];
+        match b {
+            b'"' | b'\'' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b {
+                    i += if b == b'"' && bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'#' if matches!(before, b' ' | b'\t' | b'\n') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'[' | b'{' if matches!(before, b'[' | b'{' | b',' | b':' | b'-' | b'?' | b'\n') => {
+                level += 1;
+                if level > depth::YAML_DEPTH {
+                    return Err(depth::too_deep(
+                        "input",
+                        depth::YAML_DEPTH,
+                        depth::place(input, i),
+                    ));
+                }
+            }
+            b']' | b'}' => level = level.saturating_sub(1),
+            _ => {}
+        }
+        if !matches!(b, b' ' | b'\t' | b'\r') {
+            before = b;
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
 /// Every document of a YAML stream; `merge` resolves `<<` merge keys.
 pub(crate) fn parse_documents(input: &str, merge: bool) -> Result<Vec<Yaml>, ToolError> {
     let input = input.strip_prefix('\u{feff}').unwrap_or(input);
     if input.trim().is_empty() {
         return Err(ToolError::invalid(
             "input is empty: expected a YAML document such as 'key: value'",
+        ));
+    }
+    check_flow_depth(input)?;
+    if input.len() > MAX_YAML {
+        return Err(budget::input_too_large(
+            "the YAML",
+            input.len(),
+            MAX_YAML,
+            "its parser keeps every event and node, up to 100 bytes for each byte of input",
         ));
     }
     let mut docs = Vec::new();
@@ -202,28 +340,21 @@ fn yaml_to_json(args: &Args) -> ToolOutcome {
     } else {
         Json::Array(docs)
     };
-    let unit: &[u8] = match args.str("indent")? {
-        "0" => b"",
-        "4" => b"    ",
-        "tab" => b"\t",
-        _ => b"  ",
-    };
-    let output = if unit.is_empty() {
-        serde_json::to_string(&value)
-    } else {
-        let mut buf = Vec::new();
-        let fmt = serde_json::ser::PrettyFormatter::with_indent(unit);
-        let mut ser = serde_json::Serializer::with_formatter(&mut buf, fmt);
-        value
-            .serialize(&mut ser)
-            .map(|_| String::from_utf8(buf).unwrap_or_default())
-    }
-    .map_err(|e| ToolError::execution(format!("JSON serialisation failed: {e}")))?;
+    let output = json::write_indented(&value, args.str("indent")?)?;
     Ok(with_output(output, json!({ "documents": count })))
 }
 
 pub(crate) fn yaml_error(e: &serde_norway::Error) -> ToolError {
     let full = e.to_string();
+    if full.starts_with("recursion limit exceeded") {
+        let place = e
+            .location()
+            .map_or(depth::Place::Unknown, |loc| depth::Place::Text {
+                line: loc.line(),
+                column: loc.column(),
+            });
+        return depth::too_deep("input", depth::YAML_DEPTH, place);
+    }
     match e.location() {
         Some(loc) => {
             let mark = format!(" at line {} column {}", loc.line(), loc.column());
@@ -291,16 +422,30 @@ fn yaml_formatter(args: &Args) -> ToolOutcome {
         docs.iter_mut().for_each(sort_mapping_keys);
     }
     let ctx = Placeholders::new(input);
-    let mut parts = Vec::with_capacity(docs.len());
-    for doc in &docs {
-        let text = serde_norway::to_string(&Styled {
-            value: doc,
-            ctx: &ctx,
-        })
-        .map_err(|e| ToolError::execution(format!("YAML serialisation failed: {e}")))?;
-        parts.push(ctx.substitute(&text));
+    let mut out = Substituting::new(&ctx);
+    let mut written = Ok(());
+    for (i, doc) in docs.iter().enumerate() {
+        if i > 0 {
+            use std::io::Write as _;
+            written = out
+                .write_all(b"---\n")
+                .map_err(<serde_norway::Error as serde::ser::Error>::custom);
+        }
+        if written.is_ok() {
+            written = serde_norway::to_writer(
+                &mut out,
+                &Styled {
+                    value: doc,
+                    ctx: &ctx,
+                },
+            );
+        }
+        if written.is_err() {
+            break;
+        }
     }
-    Ok(json!({ "output": parts.join("---\n"), "documents": docs.len() }))
+    let output = out.finish(written)?;
+    Ok(with_output(output, json!({ "documents": docs.len() })))
 }
 
 /// Sorts every mapping's keys: strings by text, other scalars by their YAML text after them.
@@ -560,5 +705,69 @@ mod tests {
         assert!(msg.starts_with("invalid YAML at line 2, column"), "{msg}");
         let (code, _) = run_err("yaml-formatter", json!({"input": "  \n"}));
         assert_eq!(code, ErrorCode::InvalidInput);
+    }
+
+    #[test]
+    fn nesting_is_limited_with_one_message() {
+        use crate::tools::depth::{JSON_DEPTH, YAML_DEPTH};
+        use crate::tools::testing::{assert_too_deep, nest};
+        let deep_json = nest("[", "", "]", 1_000_000);
+        assert_too_deep(
+            "json-to-yaml",
+            json!({"input": deep_json}),
+            "input",
+            JSON_DEPTH,
+        );
+        // Block sequences on one line: "- - - x" nests as deep as it has dashes.
+        let deep_yaml = "- ".repeat(1_000_000) + "x\n";
+        for id in ["yaml-to-json", "yaml-formatter"] {
+            assert_too_deep(id, json!({"input": deep_yaml}), "input", YAML_DEPTH);
+        }
+        let (_, msg) = run_err("yaml-to-json", json!({"input": deep_yaml}));
+        assert!(msg.contains("(at line 1, column"), "{msg}");
+        // Just under the limits.
+        let ok = to_yaml(&nest("[", "1", "]", JSON_DEPTH));
+        assert_eq!(ok.lines().count(), 1);
+        let yaml = "- ".repeat(YAML_DEPTH - 1) + "x\n";
+        let data = run_ok("yaml-to-json", json!({"input": yaml, "indent": "0"}));
+        assert_eq!(data["output"], nest("[", "\"x\"", "]", YAML_DEPTH - 1));
+        let data = run_ok("yaml-formatter", json!({"input": yaml}));
+        assert_eq!(data["documents"], 1);
+    }
+
+    #[test]
+    fn deep_flow_collections_are_refused_before_parsing() {
+        use crate::tools::depth::YAML_DEPTH;
+        use crate::tools::testing::{assert_too_deep, nest};
+        let deep = nest("[", "1", "]", 1_000_000);
+        assert_too_deep("yaml-to-json", json!({"input": deep}), "input", YAML_DEPTH);
+        let (_, msg) = run_err("yaml-to-json", json!({"input": deep}));
+        assert!(msg.contains("(at line 1, column 129)"), "{msg}");
+        // Brackets inside plain scalars, quotes and comments are text.
+        let text = "- x[y\n".repeat(300) + &"- '[[[['\n".repeat(100) + "# [[[[[[\n";
+        let data = run_ok("yaml-to-json", json!({"input": text, "indent": "0"}));
+        assert!(
+            data["output"]
+                .as_str()
+                .unwrap()
+                .starts_with("[\"x[y\",\"x[y\""),
+            "{data}"
+        );
+        let ok = nest("[", "1", "]", YAML_DEPTH);
+        let data = run_ok("yaml-to-json", json!({"input": ok, "indent": "0"}));
+        assert_eq!(data["output"], nest("[", "1", "]", YAML_DEPTH));
+    }
+
+    #[test]
+    fn yaml_over_its_size_limit_is_refused() {
+        let big = "a: b\n".repeat((super::MAX_YAML / 5) + 1);
+        let (code, msg) = run_err("yaml-to-json", json!({"input": big}));
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(
+            msg.starts_with(
+                "the YAML is 8.0 MiB, more than the 8.0 MiB cmpx parses in this format"
+            ),
+            "{msg}"
+        );
     }
 }

@@ -1,0 +1,6 @@
+#![no_main]
+//! `json-to-xml` through the executor; see `cmpx_fuzz::run_tool` for how the bytes become arguments.
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| cmpx_fuzz::run_tool("json-to-xml", data));

@@ -1,0 +1,6 @@
+#![no_main]
+//! `toml-to-yaml` through the executor; see `cmpx_fuzz::run_tool` for how the bytes become arguments.
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| cmpx_fuzz::run_tool("toml-to-yaml", data));
