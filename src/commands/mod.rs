@@ -9,6 +9,7 @@ mod install;
 mod list;
 mod resolve;
 mod run;
+mod serve;
 mod show;
 mod target;
 mod validate;
@@ -53,6 +54,27 @@ pub fn main() -> i32 {
                 progressive,
                 allow_destructive,
                 page_size,
+            });
+        }
+        Command::Serve {
+            port,
+            bind,
+            token,
+            base_url,
+            allow_origins,
+            rate_limit,
+            max_concurrent,
+            timeout,
+        } => {
+            return serve::run(serve::Flags {
+                port,
+                bind,
+                token,
+                base_url,
+                allow_origins,
+                rate_limit,
+                max_concurrent,
+                timeout,
             });
         }
         Command::Install { dir, force } => install::run(mode, &dir, force),
