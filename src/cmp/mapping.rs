@@ -160,9 +160,11 @@ pub fn fill(template: &str, values: &Map<String, Value>) -> String {
     out
 }
 
-/// A parameter value as the command line takes it: strings as they are, JSON otherwise.
+/// A parameter value as the command line takes it: strings as they are (a leading `@` doubled,
+/// since `@path` reads a file and `@@x` is the literal `@x`), JSON otherwise.
 fn as_text(v: &Value) -> String {
     match v {
+        Value::String(s) if s.starts_with('@') => format!("@{s}"),
         Value::String(s) => s.clone(),
         other => other.to_string(),
     }
