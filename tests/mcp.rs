@@ -15,7 +15,17 @@ struct Session {
 
 impl Session {
     fn start(home: &Path, args: &[&str], tool_path: Option<&Path>) -> Session {
+        Session::start_with(home, args, tool_path, &[])
+    }
+
+    fn start_with(
+        home: &Path,
+        args: &[&str],
+        tool_path: Option<&Path>,
+        env: &[(&str, &str)],
+    ) -> Session {
         let mut cmd = Command::new(common::bin());
+        cmd.envs(env.iter().copied());
         cmd.arg("mcp")
             .args(args)
             .env("CMP_HOME", home)
@@ -102,12 +112,10 @@ fn answers_every_request_and_nothing_else() {
     let mut s = Session::start(home.path(), &[], None);
     s.initialize("2025-06-18", json!({}));
     assert_eq!(s.request(1, "ping", json!({}))["result"], json!({}));
-    for method in [
-        "server/discover",
-        "resources/list",
-        "prompts/list",
-        "nonsense",
-    ] {
+    let r = s.request(2, "server/discover", json!({}));
+    assert_eq!(r["result"]["resultType"], "complete", "{r}");
+    assert_eq!(r["result"]["supportedVersions"][0], "2026-07-28");
+    for method in ["resources/list", "prompts/list", "nonsense"] {
         let r = s.request(2, method, json!({}));
         assert_eq!(r["error"]["code"], -32601, "{method}: {r}");
     }
@@ -120,10 +128,141 @@ fn answers_every_request_and_nothing_else() {
     assert_eq!(r["id"], Value::Null);
     let r = s.request(3, "tools/list", json!({"cursor": "zzz"}));
     assert_eq!(r["error"]["code"], -32602);
+    // Batches were dropped from MCP in 2025-06-18: one error, no id.
     s.send(&json!([{"jsonrpc": "2.0", "id": 4, "method": "ping"}, {"jsonrpc": "2.0", "id": 5, "method": "ping"}]));
-    let batch = s.recv();
-    assert_eq!(batch.as_array().map(Vec::len), Some(2));
+    let r = s.recv();
+    assert_eq!(
+        (r["id"].clone(), r["error"]["code"].clone()),
+        (Value::Null, json!(-32600))
+    );
     assert_eq!(s.finish(), 0);
+}
+
+/// Every malformed message gets exactly one well-formed answer carrying its id when the id
+/// can be recovered, and a malformed notification gets none.
+#[test]
+fn a_garbage_corpus_gets_one_answer_each() {
+    let home = tempfile::tempdir().unwrap();
+    let mut s = Session::start(home.path(), &[], None);
+    let deep = format!(
+        r#"{{"jsonrpc":"2.0","id":"deep","method":"tools/call","params":{{"name":"json-formatter","arguments":{{"input":{}0{}}}}}}}"#,
+        "[".repeat(127),
+        "]".repeat(127)
+    );
+    let bom = "\u{feff}{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}";
+    // (line, the expected answer's id and code, or None for silence)
+    let corpus: Vec<(&str, Option<(Value, i64)>)> = vec![
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+            Some((json!(1), -32600)),
+        ),
+        ("{}", Some((Value::Null, -32600))),
+        ("[]", Some((Value::Null, -32600))),
+        ("42", Some((Value::Null, -32600))),
+        (r#""ping""#, Some((Value::Null, -32600))),
+        ("{not json", Some((Value::Null, -32700))),
+        (
+            r#"{"jsonrpc":"2.0","id":"p","method":"x","params":{"#,
+            Some((json!("p"), -32700)),
+        ),
+        (
+            r#"{"jsonrpc":"1.0","id":2,"method":"ping"}"#,
+            Some((json!(2), -32600)),
+        ),
+        (r#"{"id":3,"method":"ping"}"#, Some((json!(3), -32600))),
+        (
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
+            Some((Value::Null, -32600)),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}"#,
+            Some((Value::Null, -32600)),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+            Some((Value::Null, -32600)),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#,
+            Some((Value::Null, -32600)),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":4,"method":7}"#,
+            Some((json!(4), -32600)),
+        ),
+        (r#"{"jsonrpc":"2.0","id":5}"#, Some((json!(5), -32600))),
+        (
+            r#"{"jsonrpc":"2.0","id":6,"method":"ping","params":[1]}"#,
+            Some((json!(6), -32602)),
+        ),
+        (&deep, Some((json!("deep"), -32602))),
+        (bom, Some((json!(7), -32700))),
+        // Notifications, well-formed or not, and stray responses: silence.
+        (
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            None,
+        ),
+        (
+            r#"{"jsonrpc":"1.0","method":"notifications/whatever"}"#,
+            None,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":"x"}"#,
+            None,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","method":"notifications/x","params":{"#,
+            None,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":"cmpx-consent-1","result":{"action":"accept"}}"#,
+            None,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":8,"error":{"code":1,"message":"x"}}"#,
+            None,
+        ),
+    ];
+    let mut expected = Vec::new();
+    for (line, answer) in &corpus {
+        writeln!(s.stdin, "{line}").unwrap();
+        expected.extend(answer.clone());
+    }
+    s.send(&json!({"jsonrpc": "2.0", "id": "end", "method": "ping"}));
+    let mut got = Vec::new();
+    loop {
+        let r = s.recv();
+        if r["id"] == "end" {
+            break;
+        }
+        assert_eq!(r["jsonrpc"], "2.0", "{r}");
+        assert!(r["error"]["message"].is_string(), "{r}");
+        got.push((r["id"].clone(), r["error"]["code"].as_i64().unwrap()));
+    }
+    assert_eq!(got, expected);
+    s.finish();
+}
+
+#[test]
+fn a_line_past_the_input_limit_is_refused_with_its_id() {
+    let home = tempfile::tempdir().unwrap();
+    let mut s = Session::start_with(home.path(), &[], None, &[("CMPX_MAX_INPUT", "1K")]);
+    s.initialize("2025-11-25", json!({}));
+    let big = "x".repeat(3 << 20);
+    s.send(&json!({"jsonrpc": "2.0", "id": 41, "method": "tools/call", "params": {"name": "base64-encoder", "arguments": {"input": big}}}));
+    let r = s.recv();
+    assert_eq!(r["id"], 41, "{r}");
+    assert_eq!(r["error"]["code"], -32600);
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("CMPX_MAX_INPUT")
+    );
+    // The same from a notification: nothing.
+    s.send(&json!({"jsonrpc": "2.0", "method": "notifications/x", "params": {"pad": big}}));
+    assert_eq!(s.request(42, "ping", json!({}))["result"], json!({}));
+    s.finish();
 }
 
 fn all_tools(s: &mut Session) -> (Vec<Value>, usize) {
