@@ -442,6 +442,10 @@ impl Call<'_> {
         let started = Instant::now();
         let next = Cell::new(PROGRESS_EVERY);
         move || {
+            if self.cancelled.load(Ordering::SeqCst) {
+                // Nothing more goes out for a cancelled call, progress included.
+                return true;
+            }
             if let Some(token) = &token
                 && started.elapsed() >= next.get()
             {
