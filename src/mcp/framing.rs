@@ -86,7 +86,7 @@ pub fn too_long(head: &[u8], cap: u64) -> Option<Value> {
         id,
         INVALID_REQUEST,
         format!(
-            "the message is larger than {}; nothing was read from it (raise {} to allow larger inputs, or pass a file path instead)",
+            "the message is larger than {} and was not processed (raise {} to allow larger inputs, or pass a file path instead)",
             crate::limits::human(cap),
             crate::limits::MAX_INPUT_ENV
         ),

@@ -105,8 +105,7 @@ mod tests {
         let keep = Arc::clone(&got);
         let sink: Sink = Arc::new(move |v| keep.lock().unwrap().push(v));
         run(&engine, input, &sink).expect("in-memory session");
-        let out = got.lock().unwrap().clone();
-        out
+        got.lock().unwrap().clone()
     }
 
     /// Found by fuzzing (mcp_loop): a line that is not UTF-8 ended the whole server with an

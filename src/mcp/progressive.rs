@@ -68,13 +68,16 @@ fn bad(message: String) -> Value {
     call_result(&result)
 }
 
+/// Runs one registered tool by name; `None` once the call was cancelled.
+pub type RunTool<'a> = dyn Fn(&str, &Map<String, Value>) -> Option<Value> + 'a;
+
 /// One meta-tool call; `run` goes through `tool` (the engine's consent and cancellation).
 /// `None` once the call was cancelled.
 pub fn call(
     engine: &Engine,
     name: &str,
     args: &Map<String, Value>,
-    tool: &dyn Fn(&str, &Map<String, Value>) -> Option<Value>,
+    tool: &RunTool,
 ) -> Option<Value> {
     let registry = engine.registry();
     Some(match name {
