@@ -52,6 +52,7 @@ pub fn capability(def: &ToolDefinition) -> Capability {
         // Built-in tools have no side effects: repeating a call changes nothing outside it.
         idempotent: true,
         success_codes: Vec::new(),
+        capabilities: None,
     };
     let mut intents = vec![general];
     intents.extend(modes.iter().map(|mode| {
@@ -70,6 +71,7 @@ pub fn capability(def: &ToolDefinition) -> Capability {
             destructive: false,
             idempotent: true,
             success_codes: Vec::new(),
+            capabilities: None,
         }
     }));
     Capability { intents }
