@@ -848,13 +848,15 @@ fn files_every_intent() {
         "{s}"
     );
 
-    // 2 mkdir, including names a shell would act on
-    ok(&run(d, "files", 2, &["--path", "logs/2024"]));
+    // 2 mkdir (it writes: consent first), including names a shell would act on
+    refused(&run(d, "files", 2, &["--path", "logs/2024"]));
+    assert!(!d.join("logs").exists());
+    ok(&run(d, "files", 2, &["--path", "logs/2024", "--yes"]));
     assert!(d.join("logs/2024").is_dir());
     let names = d.join("names");
     std::fs::create_dir(&names).unwrap();
     for nasty in NASTY {
-        ok(&run(&names, "files", 2, &["--path", nasty]));
+        ok(&run(&names, "files", 2, &["--path", nasty, "--yes"]));
     }
     let mut made: Vec<String> = std::fs::read_dir(&names)
         .unwrap()
@@ -867,20 +869,37 @@ fn files_every_intent() {
     assert_eq!(made, want, "each value made exactly one directory");
     assert_not_pwned(d);
 
-    // 3 copy, never overwriting
-    ok(&run(
+    // 3 copy, never overwriting (it writes: consent first)
+    refused(&run(
         d,
         "files",
         3,
         &["--source", "a.txt", "--dest", "b.txt"],
     ));
+    assert!(!d.join("b.txt").exists());
+    ok(&run(
+        d,
+        "files",
+        3,
+        &["--source", "a.txt", "--dest", "b.txt", "--yes"],
+    ));
     assert_eq!(read(d.join("b.txt")), "alpha\n");
     write(d.join("b.txt"), "keep\n");
-    let out = run(d, "files", 3, &["--source", "a.txt", "--dest", "b.txt"]);
+    let out = run(
+        d,
+        "files",
+        3,
+        &["--source", "a.txt", "--dest", "b.txt", "--yes"],
+    );
     // coreutils differ on whether a skipped copy exits 0 or 1; either way nothing changes
     assert!(out.code == 0 || out.code == 1, "{}", out.stdout);
     assert_eq!(read(d.join("b.txt")), "keep\n");
-    ok(&run(d, "files", 3, &["--source", "sub", "--dest", "sub2"]));
+    ok(&run(
+        d,
+        "files",
+        3,
+        &["--source", "sub", "--dest", "sub2", "--yes"],
+    ));
     assert_eq!(read(d.join("sub2/inner.txt")).len(), 10_000);
 
     // 4 move (confirm)

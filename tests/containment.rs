@@ -122,7 +122,9 @@ fn the_mcp_server_survives_a_call_that_kills_its_worker() {
         .stdin(format!("{init}\n{bomb}\n{overflow}\n{list}\n{ok}\n"))
         .run();
     assert_eq!(out.code, 0, "{}", out.stderr);
-    let replies = replies(&out.stdout);
+    // Calls run concurrently, so answers come in any order: put them in id order.
+    let mut replies = replies(&out.stdout);
+    replies.sort_by_key(|r| r["id"].as_i64());
     assert_eq!(replies.len(), 5, "{}", out.stdout);
     assert_eq!(replies[1]["result"]["isError"], true, "{}", replies[1]);
     assert_eq!(replies[2]["result"]["isError"], true, "{}", replies[2]);

@@ -420,7 +420,8 @@ fn input_output_and_folder_limits_hold() {
     // Inline values obey the same limit.
     let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params":
         {"name": "hash-generator", "arguments": {"input": "y".repeat(1100 << 10)}}});
-    let out = t.args(["mcp"]).stdin(call.to_string() + "\n").run();
+    let init = json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}});
+    let out = t.args(["mcp"]).stdin(format!("{init}\n{call}\n")).run();
     assert!(
         out.stdout.contains("CONSTRAINT_VIOLATION") && out.stdout.contains("input limit"),
         "{}",

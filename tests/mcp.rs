@@ -1,4 +1,4 @@
-//! `cmpx mcp`: the protocol, driven by raw JSON-RPC lines and by the official MCP Python SDK.
+//! `cmpx mcp`: the protocol, driven by raw JSON-RPC lines (the official SDKs: tests/mcp_sdk.rs).
 
 mod common;
 
@@ -15,7 +15,17 @@ struct Session {
 
 impl Session {
     fn start(home: &Path, args: &[&str], tool_path: Option<&Path>) -> Session {
+        Session::start_with(home, args, tool_path, &[])
+    }
+
+    fn start_with(
+        home: &Path,
+        args: &[&str],
+        tool_path: Option<&Path>,
+        env: &[(&str, &str)],
+    ) -> Session {
         let mut cmd = Command::new(common::bin());
+        cmd.envs(env.iter().copied());
         cmd.arg("mcp")
             .args(args)
             .env("CMP_HOME", home)
@@ -102,12 +112,10 @@ fn answers_every_request_and_nothing_else() {
     let mut s = Session::start(home.path(), &[], None);
     s.initialize("2025-06-18", json!({}));
     assert_eq!(s.request(1, "ping", json!({}))["result"], json!({}));
-    for method in [
-        "server/discover",
-        "resources/list",
-        "prompts/list",
-        "nonsense",
-    ] {
+    let r = s.request(2, "server/discover", json!({}));
+    assert_eq!(r["result"]["resultType"], "complete", "{r}");
+    assert_eq!(r["result"]["supportedVersions"][0], "2026-07-28");
+    for method in ["resources/list", "prompts/list", "nonsense"] {
         let r = s.request(2, method, json!({}));
         assert_eq!(r["error"]["code"], -32601, "{method}: {r}");
     }
@@ -120,10 +128,250 @@ fn answers_every_request_and_nothing_else() {
     assert_eq!(r["id"], Value::Null);
     let r = s.request(3, "tools/list", json!({"cursor": "zzz"}));
     assert_eq!(r["error"]["code"], -32602);
+    // Batches were dropped from MCP in 2025-06-18: one error, no id.
     s.send(&json!([{"jsonrpc": "2.0", "id": 4, "method": "ping"}, {"jsonrpc": "2.0", "id": 5, "method": "ping"}]));
-    let batch = s.recv();
-    assert_eq!(batch.as_array().map(Vec::len), Some(2));
+    let r = s.recv();
+    assert_eq!(
+        (r["id"].clone(), r["error"]["code"].clone()),
+        (Value::Null, json!(-32600))
+    );
     assert_eq!(s.finish(), 0);
+}
+
+/// Every malformed message gets exactly one well-formed answer carrying its id when the id
+/// can be recovered, and a malformed notification gets none.
+#[test]
+fn a_garbage_corpus_gets_one_answer_each() {
+    let home = tempfile::tempdir().unwrap();
+    let mut s = Session::start(home.path(), &[], None);
+    let deep = format!(
+        r#"{{"jsonrpc":"2.0","id":"deep","method":"tools/call","params":{{"name":"json-formatter","arguments":{{"input":{}0{}}}}}}}"#,
+        "[".repeat(127),
+        "]".repeat(127)
+    );
+    let bom = "\u{feff}{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}";
+    // (line, the expected answer's id and code, or None for silence)
+    let corpus: Vec<(&str, Option<(Value, i64)>)> = vec![
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+            Some((json!(1), -32600)),
+        ),
+        ("{}", Some((Value::Null, -32600))),
+        ("[]", Some((Value::Null, -32600))),
+        ("42", Some((Value::Null, -32600))),
+        (r#""ping""#, Some((Value::Null, -32600))),
+        ("{not json", Some((Value::Null, -32700))),
+        (
+            r#"{"jsonrpc":"2.0","id":"p","method":"x","params":{"#,
+            Some((json!("p"), -32700)),
+        ),
+        (
+            r#"{"jsonrpc":"1.0","id":2,"method":"ping"}"#,
+            Some((json!(2), -32600)),
+        ),
+        (r#"{"id":3,"method":"ping"}"#, Some((json!(3), -32600))),
+        (
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
+            Some((Value::Null, -32600)),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}"#,
+            Some((Value::Null, -32600)),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+            Some((Value::Null, -32600)),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#,
+            Some((Value::Null, -32600)),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":4,"method":7}"#,
+            Some((json!(4), -32600)),
+        ),
+        (r#"{"jsonrpc":"2.0","id":5}"#, Some((json!(5), -32600))),
+        (
+            r#"{"jsonrpc":"2.0","id":6,"method":"ping","params":[1]}"#,
+            Some((json!(6), -32602)),
+        ),
+        (&deep, Some((json!("deep"), -32602))),
+        (bom, Some((json!(7), -32700))),
+        // Notifications, well-formed or not, and stray responses: silence.
+        (
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            None,
+        ),
+        (
+            r#"{"jsonrpc":"1.0","method":"notifications/whatever"}"#,
+            None,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":"x"}"#,
+            None,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","method":"notifications/x","params":{"#,
+            None,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":"cmpx-consent-1","result":{"action":"accept"}}"#,
+            None,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":8,"error":{"code":1,"message":"x"}}"#,
+            None,
+        ),
+    ];
+    let mut expected = Vec::new();
+    for (line, answer) in &corpus {
+        writeln!(s.stdin, "{line}").unwrap();
+        expected.extend(answer.clone());
+    }
+    s.send(&json!({"jsonrpc": "2.0", "id": "end", "method": "ping"}));
+    let mut got = Vec::new();
+    loop {
+        let r = s.recv();
+        if r["id"] == "end" {
+            break;
+        }
+        assert_eq!(r["jsonrpc"], "2.0", "{r}");
+        assert!(r["error"]["message"].is_string(), "{r}");
+        got.push((r["id"].clone(), r["error"]["code"].as_i64().unwrap()));
+    }
+    assert_eq!(got, expected);
+    s.finish();
+}
+
+#[test]
+fn a_line_past_the_input_limit_is_refused_with_its_id() {
+    let home = tempfile::tempdir().unwrap();
+    let mut s = Session::start_with(home.path(), &[], None, &[("CMPX_MAX_INPUT", "1K")]);
+    s.initialize("2025-11-25", json!({}));
+    let big = "x".repeat(3 << 20);
+    s.send(&json!({"jsonrpc": "2.0", "id": 41, "method": "tools/call", "params": {"name": "base64-encoder", "arguments": {"input": big}}}));
+    let r = s.recv();
+    assert_eq!(r["id"], 41, "{r}");
+    assert_eq!(r["error"]["code"], -32600);
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("CMPX_MAX_INPUT")
+    );
+    // The same from a notification: nothing.
+    s.send(&json!({"jsonrpc": "2.0", "method": "notifications/x", "params": {"pad": big}}));
+    assert_eq!(s.request(42, "ping", json!({}))["result"], json!({}));
+    s.finish();
+}
+
+const ADAPTERS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/adapters");
+
+/// Whether `program` is installed; CI must have it.
+fn have(program: &str) -> bool {
+    let found = which::which(program).is_ok();
+    assert!(
+        found || std::env::var_os("CI").is_none(),
+        "CI must install {program}"
+    );
+    if !found {
+        eprintln!("note: {program} is not installed; skipping");
+    }
+    found
+}
+
+/// Whether a process whose command line contains `marker` is alive.
+fn running(marker: &str) -> bool {
+    std::fs::read_dir("/proc").unwrap().flatten().any(|e| {
+        std::fs::read(e.path().join("cmdline"))
+            .is_ok_and(|c| String::from_utf8_lossy(&c).contains(marker))
+    })
+}
+
+impl Session {
+    /// Messages until the answer to `id`, keeping the notifications seen on the way.
+    fn answer_to(&mut self, id: &Value, seen: &mut Vec<Value>) -> Value {
+        loop {
+            let m = self.recv();
+            if &m["id"] == id && m.get("method").is_none() {
+                return m;
+            }
+            seen.push(m);
+        }
+    }
+}
+
+/// A 10 s jq call does not hold up other requests, reports progress, and a cancellation
+/// stops it (and its jq) with no result sent; a fifth call past the bound is refused.
+#[test]
+fn calls_run_concurrently_and_cancel() {
+    if !have("jq") {
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let data = home.path().join("data.json");
+    std::fs::write(&data, "{}").unwrap();
+    let mut s = Session::start(home.path(), &[], Some(Path::new(ADAPTERS)));
+    s.initialize("2025-11-25", json!({}));
+    let marker = format!("cmpx-test-{}", std::process::id());
+    let slow = |n: usize| {
+        json!({
+            "name": "jq.query-a-json-file-with-a-filter",
+            "arguments": {"filter": format!("\"{marker}-{n}\" as $m | (now + 10) as $t | until(now > $t; .)"), "file": data.display().to_string()},
+            "_meta": {"progressToken": format!("p{n}")},
+        })
+    };
+    s.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": slow(1)}));
+    let mut seen = Vec::new();
+    while !running(&format!("{marker}-1")) {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let asked = std::time::Instant::now();
+    s.send(&json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}));
+    assert_eq!(s.answer_to(&json!(2), &mut seen)["result"], json!({}));
+    println!("ping answered in {:?} while jq ran", asked.elapsed());
+    let r = s.request(3, "tools/list", json!({}));
+    assert!(r["result"]["tools"].is_array());
+    // Past the bound: three more slow calls fill it; the next is refused at once.
+    for n in 4..7 {
+        s.send(&json!({"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": slow(n)}));
+    }
+    s.send(&json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": slow(7)}));
+    let busy = s.answer_to(&json!(7), &mut seen);
+    assert_eq!(busy["result"]["isError"], true, "{busy}");
+    assert!(
+        busy["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("RATE_LIMITED")
+    );
+    // Progress for call 1 (it runs past a second), then cancel everything.
+    while !seen
+        .iter()
+        .any(|m| m["method"] == "notifications/progress" && m["params"]["progressToken"] == "p1")
+    {
+        seen.push(s.recv());
+    }
+    let cancelled = std::time::Instant::now();
+    for n in [1, 4, 5, 6] {
+        s.send(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": n, "reason": "test"}}));
+    }
+    for n in [1, 4, 5, 6] {
+        while running(&format!("{marker}-{n}")) {
+            assert!(
+                cancelled.elapsed() < std::time::Duration::from_secs(8),
+                "jq {n} still runs after its call was cancelled"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+    println!("cancelled calls ended in {:?}", cancelled.elapsed());
+    assert_eq!(s.request(8, "ping", json!({}))["result"], json!({}));
+    for m in &seen {
+        assert_eq!(m["method"], "notifications/progress", "{m}");
+    }
+    // Nothing more arrives for the cancelled calls: no result, no progress.
+    s.finish();
 }
 
 fn all_tools(s: &mut Session) -> (Vec<Value>, usize) {
@@ -310,6 +558,122 @@ fn destructive_intents_need_consent_from_the_user_or_the_operator() {
     s.finish();
 }
 
+const MODERN_META: &str = "io.modelcontextprotocol/protocolVersion";
+
+fn modern(capabilities: Value) -> Value {
+    json!({ MODERN_META: "2026-07-28", "io.modelcontextprotocol/clientCapabilities": capabilities })
+}
+
+/// A consent answer sent before its question, or for another id, or a forged
+/// `requestState`, runs nothing; the canary survives. The prompt is escaped; a client with
+/// URL-only elicitation is not asked but told what a person can do.
+#[test]
+fn consent_cannot_be_forged_or_pre_answered() {
+    let home = tempfile::tempdir().unwrap();
+    let extra = home.path().join("extra");
+    shredder(&extra);
+    let canary = home.path().join("canary\u{1b}[2K\u{202e}gpj.exe");
+    std::fs::write(&canary, "alive").unwrap();
+    let call = json!({"name": "shredder.shred-a-file", "arguments": {"path": canary.display().to_string()}});
+    let yes = json!({"action": "accept", "content": {"confirm": true}});
+
+    // 2025 era: answers sent before the question, under guessable ids, count for nothing.
+    let mut s = Session::start(home.path(), &[], Some(&extra));
+    s.initialize("2025-11-25", json!({"elicitation": {"form": {}}}));
+    for guess in ["cmpx-consent-1", "cmpx-consent-2", "1"] {
+        s.send(&json!({"jsonrpc": "2.0", "id": guess, "result": yes}));
+    }
+    s.send(&json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": call}));
+    let ask = s.recv();
+    assert_eq!(ask["method"], "elicitation/create", "{ask}");
+    assert_eq!(ask["params"]["mode"], "form");
+    let qid = ask["id"].as_str().unwrap().to_string();
+    assert!(qid.starts_with("cmpx-consent-") && qid.len() >= 40, "{qid}");
+    let message = ask["params"]["message"].as_str().unwrap();
+    assert!(
+        !message.chars().any(|c| c.is_control() || c == '\u{202e}'),
+        "{message:?}"
+    );
+    assert!(message.contains("\\u{1b}[2K\\u{202e}gpj.exe"), "{message}");
+    // An answer for another id is ignored; the question is still open.
+    s.send(&json!({"jsonrpc": "2.0", "id": format!("{qid}x"), "result": yes}));
+    assert_eq!(s.request(8, "ping", json!({}))["result"], json!({}));
+    assert!(canary.exists());
+    s.send(&json!({"jsonrpc": "2.0", "id": qid, "result": {"action": "decline"}}));
+    let r = s.recv();
+    assert_eq!(
+        (r["id"].clone(), r["result"]["isError"].clone()),
+        (json!(7), json!(true))
+    );
+    assert!(canary.exists());
+    s.finish();
+
+    // 2026-07-28: a retry with a forged requestState and a "yes" is asked again.
+    let mut s = Session::start(home.path(), &[], Some(&extra));
+    let mut forged = call.clone();
+    forged["_meta"] = modern(json!({"elicitation": {}}));
+    forged["requestState"] = json!("00000000000000000000000000000000");
+    forged["inputResponses"] = json!({"cmpx_consent": yes});
+    let r = s.request(1, "tools/call", forged);
+    assert_eq!(r["result"]["resultType"], "input_required", "{r}");
+    assert!(canary.exists());
+    let state = r["result"]["requestState"].clone();
+    let ask = &r["result"]["inputRequests"]["cmpx_consent"];
+    assert_eq!(ask["method"], "elicitation/create");
+    // The token is bound to the call: it does not unlock another path.
+    let other = home.path().join("other");
+    std::fs::write(&other, "alive").unwrap();
+    let mut moved = json!({"name": "shredder.shred-a-file", "arguments": {"path": other.display().to_string()}});
+    moved["_meta"] = modern(json!({"elicitation": {}}));
+    moved["requestState"] = state.clone();
+    moved["inputResponses"] = json!({"cmpx_consent": yes});
+    let r = s.request(2, "tools/call", moved);
+    assert_eq!(r["result"]["resultType"], "input_required", "{r}");
+    assert!(other.exists());
+    // The real retry runs it, once.
+    let mut retry = call.clone();
+    retry["_meta"] = modern(json!({"elicitation": {}}));
+    retry["requestState"] = state;
+    retry["inputResponses"] = json!({"cmpx_consent": yes});
+    let r = s.request(3, "tools/call", retry.clone());
+    assert_eq!(r["result"]["resultType"], "complete", "{r}");
+    assert_eq!(r["result"]["isError"], false, "{r}");
+    assert!(!canary.exists());
+    std::fs::write(&canary, "alive").unwrap();
+    let r = s.request(4, "tools/call", retry);
+    assert_eq!(r["result"]["resultType"], "input_required", "replayed: {r}");
+    assert!(canary.exists());
+    s.finish();
+
+    // A client that can only open URLs is not sent a form; it is told what to do.
+    for (version, capabilities, meta) in [
+        ("2025-11-25", json!({"elicitation": {"url": {}}}), None),
+        (
+            "",
+            json!({}),
+            Some(modern(json!({"elicitation": {"url": {}}}))),
+        ),
+    ] {
+        let mut s = Session::start(home.path(), &[], Some(&extra));
+        let mut params = call.clone();
+        if let Some(meta) = meta {
+            params["_meta"] = meta;
+        } else {
+            s.initialize(version, capabilities);
+        }
+        let r = s.request(5, "tools/call", params);
+        assert_eq!(r["result"]["isError"], true, "{r}");
+        let text = r["result"]["content"][0]["text"].as_str().unwrap();
+        assert!(
+            text.contains("UNAUTHORIZED") && text.contains("--allow-destructive"),
+            "{text}"
+        );
+        assert!(text.contains("--yes") && !text.contains("Re-run"), "{text}");
+        assert!(canary.exists());
+        s.finish();
+    }
+}
+
 #[test]
 fn progressive_mode_costs_a_constant_few_hundred_tokens() {
     let home = tempfile::tempdir().unwrap();
@@ -347,35 +711,4 @@ fn progressive_mode_costs_a_constant_few_hundred_tokens() {
         progressive.2
     );
     assert!(full.2 > 10 * progressive.2);
-}
-
-#[test]
-fn the_official_python_sdk_client_completes_both_modes() {
-    let has_sdk = Command::new("python3")
-        .args(["-c", "import mcp, jsonschema"])
-        .status()
-        .is_ok_and(|s| s.success());
-    if !has_sdk {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must install the MCP Python SDK (pip install mcp)"
-        );
-        eprintln!("note: the MCP Python SDK is not installed (pip install mcp); skipping");
-        return;
-    }
-    let home = tempfile::tempdir().unwrap();
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp/sdk_client.py");
-    for mode in ["full", "progressive"] {
-        let out = Command::new("python3")
-            .args([script, common::bin(), home.path().to_str().unwrap(), mode])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{mode}: {}\n{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        println!("{mode}: {}", String::from_utf8_lossy(&out.stdout).trim());
-    }
 }

@@ -35,13 +35,23 @@ pub struct Intent {
         skip_serializing_if = "Vec::is_empty"
     )]
     pub success_codes: Vec<i32>,
+    /// cmpx extension (an extra field CMP readers ignore): what running the intent touches,
+    /// e.g. `["fs:read", "fs:write"]` (see [`super::effects`]). Absent: not declared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capabilities: Option<Vec<String>>,
 }
 
 impl Intent {
     /// Whether running this intent needs the user's consent first: it says so (`confirm`,
-    /// `destructive`), or it hands a caller's value to a shell or interpreter as code.
+    /// `destructive`), declares a capability that changes files or runs code, or hands a
+    /// caller's value to a shell or interpreter as code.
     pub fn needs_consent(&self) -> bool {
-        self.confirm || self.destructive || self.runs_code().is_some()
+        self.effects().consent
+    }
+
+    /// Its side effects, derived in one place ([`super::effects::of`]).
+    pub fn effects(&self) -> super::effects::Effects {
+        super::effects::of(self)
     }
 
     /// How the command turns a parameter's value into code (`passes {script} to sh -c as

@@ -52,6 +52,7 @@ pub fn capability(def: &ToolDefinition) -> Capability {
         // Built-in tools have no side effects: repeating a call changes nothing outside it.
         idempotent: true,
         success_codes: Vec::new(),
+        capabilities: None,
     };
     let mut intents = vec![general];
     intents.extend(modes.iter().map(|mode| {
@@ -70,6 +71,7 @@ pub fn capability(def: &ToolDefinition) -> Capability {
             destructive: false,
             idempotent: true,
             success_codes: Vec::new(),
+            capabilities: None,
         }
     }));
     Capability { intents }
@@ -160,9 +162,11 @@ pub fn fill(template: &str, values: &Map<String, Value>) -> String {
     out
 }
 
-/// A parameter value as the command line takes it: strings as they are, JSON otherwise.
+/// A parameter value as the command line takes it: strings as they are (a leading `@` doubled,
+/// since `@path` reads a file and `@@x` is the literal `@x`), JSON otherwise.
 fn as_text(v: &Value) -> String {
     match v {
+        Value::String(s) if s.starts_with('@') => format!("@{s}"),
         Value::String(s) => s.clone(),
         other => other.to_string(),
     }

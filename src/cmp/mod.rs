@@ -2,6 +2,7 @@
 
 pub mod atomic;
 pub mod capability;
+pub mod effects;
 pub mod export;
 pub mod lock;
 pub mod manifest;

@@ -134,6 +134,14 @@ pub fn check_capability(cap: &Capability) -> Vec<String> {
                 ));
             }
         }
+        for problem in intent
+            .capabilities
+            .as_deref()
+            .map(super::effects::check)
+            .unwrap_or_default()
+        {
+            out.push(format!("{at}.capabilities: {problem}"));
+        }
         for (name, spec) in &intent.params {
             if !PARAM_TYPES.contains(&spec.kind.as_str()) {
                 out.push(format!(

@@ -26,6 +26,7 @@ pub struct Outcome {
 }
 
 pub fn main() -> i32 {
+    crate::exec::worker::enable();
     install_panic_hook();
     if let Some(code) = refuse_non_utf8_arguments() {
         return code;

@@ -112,7 +112,7 @@ pub fn print_intent_help(target: &Target) {
         crate::text::escape_control(&target.manifest.summary)
     );
     crate::outln!("Runs: {}", crate::text::escape_control(&intent.command));
-    if intent.destructive {
+    if intent.effects().destructive {
         crate::outln!(
             "Destructive: it cannot be undone; it runs only with --yes or a \"y\" typed at the terminal."
         );

@@ -65,9 +65,10 @@ pub fn intent_name(tool: &str, intent: &Intent, index: usize) -> String {
 
 /// An installed tool's intent (an adapter or a third-party folder).
 pub fn intent_tool(manifest: &Manifest, intent: &Intent, index: usize) -> Value {
-    let consent = if intent.destructive {
+    let effects = intent.effects();
+    let consent = if effects.destructive {
         " Destructive: cannot be undone; asks for confirmation."
-    } else if intent.needs_consent() {
+    } else if effects.consent {
         " Asks for confirmation before running."
     } else {
         ""
@@ -94,12 +95,12 @@ pub fn intent_tool(manifest: &Manifest, intent: &Intent, index: usize) -> Value 
         "title": format!("{} — {}", manifest.name, intent.patterns.first().map_or("", String::as_str)),
         "description": description,
         "inputSchema": json_schema::intent_schema(&intent.params),
+        // Every hint from the intent's declared capabilities (cmp::effects), nothing else.
         "annotations": {
-            "readOnlyHint": !intent.needs_consent() && intent.idempotent,
-            "destructiveHint": intent.destructive,
-            "idempotentHint": intent.idempotent,
-            // External programs reach files, repositories and networks beyond the call.
-            "openWorldHint": true,
+            "readOnlyHint": effects.read_only,
+            "destructiveHint": effects.destructive,
+            "idempotentHint": effects.idempotent,
+            "openWorldHint": effects.open_world,
         },
     })
 }

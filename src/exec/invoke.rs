@@ -62,13 +62,26 @@ fn is_builtin(argv: &[String]) -> bool {
 }
 
 pub fn invoke(target: &Target, given: &Map<String, Value>, flags: &Flags) -> ToolResult {
+    invoke_cancellable(target, given, flags, &|| false)
+        .unwrap_or_else(|| ToolResult::from(ToolError::execution("the call was cancelled")))
+}
+
+/// [`invoke`] that stops the run (the worker and every process it started) as soon as
+/// `cancelled()` turns true, and then returns `None`; a server polls it about every 20 ms.
+pub fn invoke_cancellable(
+    target: &Target,
+    given: &Map<String, Value>,
+    flags: &Flags,
+    cancelled: &dyn Fn() -> bool,
+) -> Option<ToolResult> {
     let started = Instant::now();
     let version = target.manifest.version.clone();
     let (argv, _) = match plan(target, given) {
         Ok(p) => p,
-        Err(e) => return super::envelope(Err(e), started, given, &version),
+        Err(e) => return Some(super::envelope(Err(e), started, given, &version)),
     };
     let intent = &target.intent;
+    let effects = intent.effects();
     if flags.dry_run {
         let data = json!({
             "dryRun": true,
@@ -76,14 +89,14 @@ pub fn invoke(target: &Target, given: &Map<String, Value>, flags: &Flags) -> Too
             "intent": { "index": target.intent_index, "pattern": intent.patterns.first() },
             "argv": argv,
             "command": shell_line(&argv),
-            "confirm": intent.confirm,
-            "destructive": intent.destructive,
+            "confirm": effects.consent,
+            "destructive": effects.destructive,
         });
-        return super::envelope(Ok(data), started, given, &version);
+        return Some(super::envelope(Ok(data), started, given, &version));
     }
     match confirm::obtain(
-        intent.needs_consent(),
-        intent.destructive,
+        effects.consent,
+        effects.destructive,
         &shell_line(&argv),
         flags.yes,
         flags.interactive,
@@ -97,15 +110,14 @@ pub fn invoke(target: &Target, given: &Map<String, Value>, flags: &Flags) -> Too
                     "; nothing was run. Re-run with --yes to proceed",
                 ),
             };
-            let kind = if intent.destructive {
+            let kind = if effects.destructive {
                 "destructive (cannot be undone)".to_string()
+            } else if let Some(why) = intent.runs_code().filter(|_| !intent.confirm) {
+                format!("running a value as code ({why})")
             } else if intent.confirm {
                 "marked confirm".to_string()
             } else {
-                match intent.runs_code() {
-                    Some(why) => format!("running a value as code ({why})"),
-                    None => "marked confirm".to_string(),
-                }
+                "one that changes files".to_string()
             };
             let err = ToolError::new(
                 ErrorCode::Unauthorized,
@@ -117,21 +129,32 @@ pub fn invoke(target: &Target, given: &Map<String, Value>, flags: &Flags) -> Too
                 "tool": target.manifest.name,
                 "argv": argv,
                 "command": shell_line(&argv),
-                "destructive": intent.destructive,
+                "destructive": effects.destructive,
             }));
-            return super::envelope(Err(err), started, given, &version);
+            return Some(super::envelope(Err(err), started, given, &version));
         }
     }
     if is_builtin(&argv) {
         let Some(def) = crate::catalogue::get(&argv[2]) else {
-            return ToolResult::err(super::not_found(&argv[2]), None);
+            return Some(ToolResult::err(super::not_found(&argv[2]), None));
         };
         return match crate::argv::parse(&def, &argv[3..]) {
             Ok(inv) => {
                 let bounds = super::worker::Bounds::new(Some(flags.limits.timeout));
-                super::worker::run(&def, inv.args, flags.output_file.as_deref(), bounds)
+                super::worker::run_cancellable(
+                    &def,
+                    inv.args,
+                    flags.output_file.as_deref(),
+                    bounds,
+                    cancelled,
+                )
             }
-            Err(e) => super::envelope(Err(e.into_tool_error()), started, given, &version),
+            Err(e) => Some(super::envelope(
+                Err(e.into_tool_error()),
+                started,
+                given,
+                &version,
+            )),
         };
     }
     let codes: &[i32] = if intent.success_codes.is_empty() {
@@ -144,8 +167,7 @@ pub fn invoke(target: &Target, given: &Map<String, Value>, flags: &Flags) -> Too
         &target.manifest.aliases,
         codes,
         flags.limits,
-        &|| false,
-    )
-    .unwrap_or_else(|| Err(ToolError::execution("the call was cancelled")));
-    super::envelope(outcome, started, given, &version)
+        cancelled,
+    )?;
+    Some(super::envelope(outcome, started, given, &version))
 }

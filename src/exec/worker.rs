@@ -206,16 +206,21 @@ fn seconds(d: Duration) -> String {
 }
 
 /// The program to start as a worker, when this process is cmpx itself.
+/// Set by the `cmpx` binary's entry point: only that binary can start itself as a worker. A
+/// test or fuzz binary linking the library runs tools in-process instead. (Checking the file
+/// name instead would silently drop containment for a renamed binary.)
+static WORKERS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Called by the `cmpx` binary before anything runs.
+pub fn enable() {
+    WORKERS.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
 fn executable() -> Option<PathBuf> {
-    if cfg!(test) {
+    if cfg!(test) || !WORKERS.load(std::sync::atomic::Ordering::SeqCst) {
         return None;
     }
     let exe = std::env::current_exe().ok()?;
-    // A binary replaced while it runs is named "cmpx (deleted)".
-    let name = exe.file_name()?.to_str()?;
-    if name != "cmpx" && !name.starts_with("cmpx ") {
-        return None;
-    }
     // /proc/self/exe starts this very binary, even if it was replaced or moved meanwhile.
     let this = Path::new("/proc/self/exe");
     Some(if this.exists() {

@@ -1,11 +1,11 @@
 //! Progressive mode: the whole catalogue behind three meta-tools, so a client pays a constant
 //! few hundred tokens however many tools are installed. `search` uses the same resolver as
-//! `cmpx resolve`; `describe` returns one tool's full definition; `run` calls it.
+//! `cmpx resolve` over an index built once at start (so `search` writes nothing: it is
+//! read-only); `describe` returns one tool's full definition; `run` calls it.
 
-use super::{INVALID_PARAMS, Server, call_result};
+use super::engine::{Engine, call_result};
 use crate::resolve::{self, Options};
 use serde_json::{Map, Value, json};
-use std::io::{BufRead, Write};
 
 pub fn definitions() -> Vec<Value> {
     let read_only = json!({ "readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false });
@@ -68,24 +68,33 @@ fn bad(message: String) -> Value {
     call_result(&result)
 }
 
-pub fn call<R: BufRead, W: Write>(
-    server: &mut Server<R, W>,
+/// Runs one registered tool by name; `None` once the call was cancelled.
+pub type RunTool<'a> = dyn Fn(&str, &Map<String, Value>) -> Option<Value> + 'a;
+
+/// One meta-tool call; `run` goes through `tool` (the engine's consent and cancellation).
+/// `None` once the call was cancelled.
+pub fn call(
+    engine: &Engine,
     name: &str,
     args: &Map<String, Value>,
-) -> Result<Value, (i64, String)> {
-    match name {
+    tool: &RunTool,
+) -> Option<Value> {
+    let registry = engine.registry();
+    Some(match name {
         "search" => {
             let Some(query) = args.get("query").and_then(Value::as_str) else {
-                return Ok(bad("search needs a 'query' string".into()));
+                return Some(bad("search needs a 'query' string".into()));
             };
             let limit = args
                 .get("limit")
                 .and_then(Value::as_u64)
                 .unwrap_or(5)
                 .clamp(1, 20) as usize;
-            let index = resolve::index::load(&crate::paths::all_roots());
+            let Some(index) = engine.index() else {
+                return Some(bad("search is only available in progressive mode".into()));
+            };
             let found = resolve::resolve(
-                &index,
+                index,
                 query,
                 &Options {
                     top: limit,
@@ -96,50 +105,43 @@ pub fn call<R: BufRead, W: Write>(
                 .candidates
                 .iter()
                 .filter_map(|c| {
-                    let name = server.registry.name_of(c)?;
-                    let tool = server.registry.get(&name)?;
+                    let name = registry.name_of(c)?;
+                    let tool = registry.get(&name)?;
                     let mut s = tool.summary();
                     s["score"] = json!(c.score);
                     Some(s)
                 })
                 .collect();
-            Ok(ok(
+            ok(
                 json!({ "query": query, "results": results, "ambiguous": found.ambiguous, "confident": found.confident }),
-            ))
+            )
         }
         "describe" => {
             let Some(tool) = args.get("name").and_then(Value::as_str) else {
-                return Ok(bad("describe needs a 'name' string".into()));
+                return Some(bad("describe needs a 'name' string".into()));
             };
-            match server.registry.get(tool) {
-                Some(t) => Ok(ok(t.definition.clone())),
-                None => Ok(bad(format!(
+            match registry.get(tool) {
+                Some(t) => ok(t.definition.clone()),
+                None => bad(format!(
                     "no tool named '{}'; use search to find one",
                     crate::text::preview(tool, 64)
-                ))),
+                )),
             }
         }
         "run" => {
-            let Some(tool) = args.get("name").and_then(Value::as_str) else {
-                return Ok(bad("run needs a 'name' string".into()));
+            let Some(name) = args.get("name").and_then(Value::as_str) else {
+                return Some(bad("run needs a 'name' string".into()));
             };
             let arguments = match args.get("arguments") {
                 None | Some(Value::Null) => Map::new(),
                 Some(Value::Object(m)) => m.clone(),
-                Some(_) => return Ok(bad("'arguments' must be an object".into())),
+                Some(_) => return Some(bad("'arguments' must be an object".into())),
             };
-            let tool = tool.to_string();
-            match server.call_tool(&tool, &arguments) {
-                Ok(r) => Ok(r),
-                Err((_, message)) => Ok(bad(message)),
-            }
+            return tool(name, &arguments);
         }
-        other => Err((
-            INVALID_PARAMS,
-            format!(
-                "unknown tool: {}; this server has search, describe and run",
-                crate::text::preview(other, 64)
-            ),
+        other => bad(format!(
+            "unknown tool: {}; this server has search, describe and run",
+            crate::text::preview(other, 64)
         )),
-    }
+    })
 }

@@ -157,9 +157,10 @@ fn candidate(
             .map(|(n, _)| n.clone())
             .collect(),
         params: intent.params.clone(),
-        // An intent that runs a value as code asks for consent like a `confirm` one.
-        confirm: intent.confirm || intent.runs_code().is_some(),
-        destructive: intent.destructive,
+        // Consent and destructiveness come from the one derivation (cmp::effects): a declared
+        // write, a `confirm` flag or a value run as code all ask first.
+        confirm: intent.needs_consent(),
+        destructive: intent.effects().destructive,
         adapter: tool.adapter,
         path: tool.dir.clone(),
     })

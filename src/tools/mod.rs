@@ -205,6 +205,7 @@ pub const NONDETERMINISTIC: &[&str] = &[
     "bip39-generator",
     "mac-address-generator",
     "ipv6-ula-generator",
+    "fernet-encryptor",
 ];
 
 /// Whether two JSON values have the same shape: same keys, same types, same array lengths and

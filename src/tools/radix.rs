@@ -160,6 +160,17 @@ fn base58_alphabet(name: &str) -> &'static bs58::Alphabet {
     }
 }
 
+/// Base58 is a conversion of the whole input between bases: its time grows with the square of
+/// the length (32 KiB take about a second, 600 KiB many minutes), so longer input is refused.
+const MAX_BASE58: usize = 32 << 10;
+
+fn base58_too_long(what: &str, len: usize) -> ToolError {
+    ToolError::invalid(format!(
+        "the {what} is {len} bytes; base58-encoder takes at most {} KiB, because Base58 converts the whole input between bases and its time grows with the square of the length; for larger data use base64-encoder or base32-encoder",
+        MAX_BASE58 >> 10
+    ))
+}
+
 fn base58_encoder(args: &Args) -> ToolOutcome {
     let input = args.str("input")?;
     let alphabet_name = args.str("alphabet")?;
@@ -167,6 +178,10 @@ fn base58_encoder(args: &Args) -> ToolOutcome {
     let check = args.flag("check");
     if args.str("mode")? == "decode" {
         let trimmed = input.trim();
+        // 32 KiB of bytes spell about 44 KiB of Base58 text.
+        if trimmed.len() > MAX_BASE58 * 138 / 100 {
+            return Err(base58_too_long("Base58 text", trimmed.len()));
+        }
         let builder = bs58::decode(trimmed).with_alphabet(alphabet);
         let result = if check {
             builder.with_check(None).into_vec()
@@ -181,6 +196,9 @@ fn base58_encoder(args: &Args) -> ToolOutcome {
         );
     }
     let bytes = encode_input(args)?;
+    if bytes.len() > MAX_BASE58 {
+        return Err(base58_too_long("input", bytes.len()));
+    }
     let builder = bs58::encode(&bytes).with_alphabet(alphabet);
     let output = if check {
         builder.with_check().into_string()
@@ -638,6 +656,30 @@ mod tests {
         );
         assert_eq!(code, ErrorCode::InvalidInput);
         assert!(msg.contains("'0' at position 6"), "{msg}");
+    }
+
+    #[test]
+    fn base58_refuses_input_whose_conversion_would_take_minutes() {
+        let at_limit = "a".repeat(MAX_BASE58);
+        let encoded = output_with("base58-encoder", &at_limit, json!({}));
+        assert_eq!(
+            output_with("base58-encoder", &encoded, json!({"mode": "decode"})),
+            at_limit
+        );
+        let (code, msg) = run_err(
+            "base58-encoder",
+            json!({"input": "a".repeat(MAX_BASE58 + 1)}),
+        );
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(
+            msg.starts_with("the input is 32769 bytes; base58-encoder takes at most 32 KiB"),
+            "{msg}"
+        );
+        let (_, msg) = run_err(
+            "base58-encoder",
+            json!({"input": "2".repeat(50_000), "mode": "decode"}),
+        );
+        assert!(msg.starts_with("the Base58 text is 50000 bytes"), "{msg}");
     }
 
     // --- base85-encoder ---

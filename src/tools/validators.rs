@@ -85,6 +85,9 @@ fn invalid_with_base(base: &BaseIban, reason: String) -> Value {
 /// Explains a failure of the basic ISO 13616 structure more precisely than the crate does.
 fn invalid_base(electronic: &str, error: ParseBaseIbanError) -> Value {
     let reason = match error {
+        // With no BBAN there is nothing to check: the crate still runs MOD 97 over the country
+        // code alone, and "the check digits fail" would send the user looking for a typo.
+        ParseBaseIbanError::InvalidChecksum if electronic.len() <= 4 => format_problem(electronic),
         ParseBaseIbanError::InvalidChecksum => {
             let expected = check_digits(electronic)
                 .map(|d| format!("; with this country code and BBAN they would be {d:02}"))
@@ -436,6 +439,14 @@ mod tests {
         assert!(bad["reason"].as_str().unwrap().contains("'!'"));
         let long = iban("GB82WEST123456987654321234567890123456");
         assert!(long["reason"].as_str().unwrap().contains("too long"));
+        // Country code and check digits only: too short, not a checksum failure.
+        let bare = iban("DE89");
+        assert_eq!(bare["valid"], false);
+        assert_eq!(
+            bare["reason"],
+            "too short: the BBAN after the check digits is missing"
+        );
+        assert_eq!(bare["bban"], serde_json::Value::Null);
     }
 
     // libphonenumber's documented Swiss example (Google's ZRH office number).

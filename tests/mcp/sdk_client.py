@@ -1,7 +1,10 @@
-"""Drives `cmpx mcp` with the official MCP Python SDK client (run by tests/mcp.rs).
+"""Drives `cmpx mcp` with the official MCP Python SDK (run by tests/mcp_sdk.rs).
 
-usage: sdk_client.py <cmpx binary> <CMP_HOME> <full|progressive>
-Prints one JSON summary line; exits non-zero (with the reason on stderr) on any failure."""
+usage: sdk_client.py <cmpx binary> <CMP_HOME> <full|progressive|examples|consent> <auto|VERSION> [ARG]
+  auto     the SDK's default: probe server/discover, pick 2026-07-28 (or fall back)
+  VERSION  the handshake era, offering exactly that version in `initialize`
+  ARG      examples: a JSON file [{tool, input}]; consent: a CMP_TOOL_PATH and a file to delete
+Prints one JSON summary line; exits non-zero (with the reasons on stderr) on any failure."""
 
 import asyncio
 import json
@@ -10,10 +13,12 @@ import re
 import sys
 
 import jsonschema
-from mcp import ClientSession, StdioServerParameters, types
-from mcp.client.stdio import stdio_client
+import mcp.client.session as session_module
+import mcp_types as types
+from mcp import Client, StdioServerParameters
 
-BIN, HOME, MODE = sys.argv[1], sys.argv[2], sys.argv[3]
+BIN, HOME, MODE, ERA = sys.argv[1:5]
+ARGS = sys.argv[5:]
 
 
 def snake(name):
@@ -21,7 +26,7 @@ def snake(name):
 
 
 def g(obj, name):
-    """An attribute by its MCP (camelCase, SDK 1.x) or Python (snake_case, SDK 2.x) name."""
+    """An attribute by its MCP (camelCase) or Python (snake_case) name."""
     if hasattr(obj, name):
         return getattr(obj, name)
     return getattr(obj, snake(name))
@@ -33,14 +38,10 @@ def check(cond, message):
         sys.exit(1)
 
 
-async def list_all(session):
+async def list_all(client):
     tools, cursor, pages = [], None, 0
     while True:
-        try:
-            params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
-            page = await session.list_tools(params=params)
-        except TypeError:  # SDK 1.x takes the cursor directly
-            page = await session.list_tools(cursor)
+        page = await client.list_tools(cursor=cursor)
         pages += 1
         tools.extend(page.tools)
         cursor = g(page, "nextCursor")
@@ -52,8 +53,8 @@ def text_of(result):
     return "".join(c.text for c in result.content if getattr(c, "type", "") == "text")
 
 
-async def full(session):
-    tools, pages = await list_all(session)
+async def full(client):
+    tools, pages = await list_all(client)
     names = [t.name for t in tools]
     check(len(names) == len(set(names)), "tool names are unique")
     check(pages > 1, f"tools/list is paginated (got {pages} page)")
@@ -67,72 +68,102 @@ async def full(session):
               f"{t.name} sets every annotation hint")
     by_name = {t.name: t for t in tools}
 
-    result = await session.call_tool("base64-encoder", {"input": "hello"})
+    result = await client.call_tool("base64-encoder", {"input": "hello"})
     check(not g(result, "isError"), f"base64-encoder call succeeds: {text_of(result)}")
     check(g(result, "structuredContent")["output"] == "aGVsbG8=", "structured result")
     jsonschema.validate(g(result, "structuredContent"), g(by_name["base64-encoder"], "outputSchema"))
     check(json.loads(text_of(result)) == g(result, "structuredContent"), "text content mirrors structuredContent")
 
-    result = await session.call_tool("hash-generator", {"input": "abc", "algorithm": "sha256"})
-    check(g(result, "structuredContent")["output"].startswith("ba7816bf"), "sha256 of abc")
-    jsonschema.validate(g(result, "structuredContent"), g(by_name["hash-generator"], "outputSchema"))
-
-    # Every catalogue tool's example, called through the SDK, validates against its outputSchema.
-    for t in tools:
-        if "." in t.name:
-            continue
-        example = json.loads(os.popen(f"{BIN} show {t.name} --json").read())["examples"]["examples"][0]
-        result = await session.call_tool(t.name, example["invocation"]["context"])
-        check(not g(result, "isError"), f"{t.name} example: {text_of(result)}")
-        jsonschema.validate(g(result, "structuredContent"), g(t, "outputSchema"))
-
-    result = await session.call_tool("base64-encoder", {"mode": "encode"})
+    result = await client.call_tool("base64-encoder", {"mode": "encode"})
     check(g(result, "isError"), "missing required argument is a tool error")
-    error = json.loads(text_of(result))
-    check(error["errorCode"] == "MISSING_REQUIRED", f"CTP error code: {error}")
-
-    result = await session.call_tool("base64-encoder", {"input": "x", "lineLength": "many"})
-    check(g(result, "isError") and json.loads(text_of(result))["errorCode"] == "TYPE_ERROR", "wrong type")
+    check(json.loads(text_of(result))["errorCode"] == "MISSING_REQUIRED", "CTP error code")
 
     try:
-        result = await session.call_tool("no-such-tool", {})
+        result = await client.call_tool("no-such-tool", {})
         check(g(result, "isError"), "unknown tool reported")
         unknown = "tool-error"
-    except Exception as e:  # the SDK raises McpError for the JSON-RPC -32602
+    except Exception as e:  # the SDK raises for the JSON-RPC -32602
         check("unknown tool" in str(e).lower() or "-32602" in str(e), f"unknown tool error: {e}")
         unknown = "json-rpc-error"
     return {"tools": len(tools), "pages": pages, "unknown_tool": unknown}
 
 
-async def progressive(session):
-    tools, pages = await list_all(session)
+async def progressive(client):
+    tools, pages = await list_all(client)
     names = sorted(t.name for t in tools)
     check(names == ["describe", "run", "search"], f"three meta-tools, got {names}")
-    found = await session.call_tool("search", {"query": "pretty print this json"})
+    found = await client.call_tool("search", {"query": "pretty print this json"})
     check(not g(found, "isError"), text_of(found))
     top = g(found, "structuredContent")["results"][0]["name"]
     check(top == "json-formatter", f"search finds json-formatter, got {top}")
-    described = await session.call_tool("describe", {"name": top})
+    described = await client.call_tool("describe", {"name": top})
     check(g(described, "structuredContent")["inputSchema"]["required"] == ["input"], "describe gives the input schema")
-    ran = await session.call_tool("run", {"name": top, "arguments": {"input": "{\"a\":1}"}})
+    ran = await client.call_tool("run", {"name": top, "arguments": {"input": "{\"a\":1}"}})
     check(not g(ran, "isError"), text_of(ran))
     check(g(ran, "structuredContent")["output"] == "{\n  \"a\": 1\n}", "run formats JSON")
-    bad = await session.call_tool("run", {"name": top, "arguments": {}})
+    bad = await client.call_tool("run", {"name": top, "arguments": {}})
     check(g(bad, "isError"), "run with missing arguments is a tool error")
     return {"tools": len(tools), "pages": pages}
 
 
+async def examples(client):
+    """Every worked example of every catalogue tool, through the SDK (which validates each
+    structuredContent against the tool's outputSchema and raises when it does not fit)."""
+    cases = json.load(open(ARGS[0]))
+    failures = []
+    for case in cases:
+        try:
+            result = await client.call_tool(case["tool"], case["input"])
+            if g(result, "isError"):
+                failures.append(f"{case['tool']} {json.dumps(case['input'])[:200]}: {text_of(result)[:300]}")
+        except Exception as e:
+            failures.append(f"{case['tool']} {json.dumps(case['input'])[:200]}: raised {type(e).__name__}: {str(e)[:300]}")
+    check(not failures, f"{len(failures)} of {len(cases)} examples failed:\n" + "\n".join(failures))
+    return {"examples": len(cases)}
+
+
+async def consent(client):
+    """A destructive intent asks the person (elicitation, or input_required in 2026-07-28)."""
+    target = ARGS[1]
+    tools, _ = await list_all(client)
+    shred = next(t for t in tools if t.name == "shredder.shred-a-file")
+    check(g(shred.annotations, "destructiveHint") and not g(shred.annotations, "readOnlyHint"), "destructive hints")
+    result = await client.call_tool("shredder.shred-a-file", {"path": target})
+    check(not g(result, "isError"), f"accepted call runs: {text_of(result)}")
+    check(not os.path.exists(target), "the file is gone")
+    return {"asked": len(ASKED)}
+
+
+ASKED = []
+
+
+async def on_elicit(context, params):
+    ASKED.append(params.message)
+    return types.ElicitResult(action="accept", content={"confirm": True})
+
+
 async def main():
     env = dict(os.environ, CMP_HOME=HOME)
-    args = ["mcp", "--page-size", "20"] + (["--progressive"] if MODE == "progressive" else [])
+    if MODE == "consent":
+        env["CMP_TOOL_PATH"] = ARGS[0]
+        ARGS.pop(0)
+        ARGS.insert(0, None)
+    args = ["mcp", "--page-size", "1000" if MODE == "examples" else "20"] + (["--progressive"] if MODE == "progressive" else [])
     params = StdioServerParameters(command=BIN, args=args, env=env)
-    async with stdio_client(params) as (read, write):
-        async with ClientSession(read, write) as session:
-            init = await session.initialize()
-            check(g(init, "serverInfo").name == "cmpx", "server name")
-            summary = await (progressive(session) if MODE == "progressive" else full(session))
-            summary["protocolVersion"] = g(init, "protocolVersion")
-            print(json.dumps(summary))
+    if ERA == "auto":
+        client = Client(params, elicitation_callback=on_elicit)
+    else:
+        # The handshake offers the SDK's newest handshake version; offer this one instead.
+        session_module.LATEST_HANDSHAKE_VERSION = ERA
+        client = Client(params, mode="legacy", elicitation_callback=on_elicit)
+    async with client:
+        check(client.server_info is None or client.server_info.name == "cmpx", "server name")
+        run = {"full": full, "progressive": progressive, "examples": examples, "consent": consent}[MODE]
+        summary = await run(client)
+        summary["protocolVersion"] = client.protocol_version
+        if MODE == "consent":
+            check(len(ASKED) == 1 and "cannot be undone" in ASKED[0], f"asked once: {ASKED}")
+        print(json.dumps(summary))
 
 
 asyncio.run(main())
