@@ -124,6 +124,10 @@ pub enum Command {
         /// How long one tool call may run, in seconds.
         #[arg(long, default_value_t = 60)]
         timeout: u64,
+        /// Offer installed tools that run external programs (adapters) over /mcp too; their
+        /// consent questions go to the MCP client as on stdio.
+        #[arg(long)]
+        allow_adapters: bool,
     },
     /// Validate a CMP tool folder and copy it into $CMP_HOME/tools.
     Install {

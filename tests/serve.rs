@@ -582,3 +582,152 @@ fn sigterm_lets_a_call_in_flight_finish_then_exits_zero() {
     assert_eq!(r.json()["data"]["results"], json!([3000000]));
     assert_eq!(code, 0);
 }
+
+/// The official Python SDK's Streamable HTTP client, in the stateless era and two handshake
+/// eras: lists every tool and calls ten with their examples.
+#[test]
+fn the_python_sdk_lists_and_calls_tools_over_streamable_http() {
+    let probe = Command::new("python3").args(["-c", "import mcp"]).output();
+    if !probe.is_ok_and(|o| o.status.success()) && std::env::var_os("CI").is_none() {
+        eprintln!("skipped: the mcp Python package is not installed");
+        return;
+    }
+    let s = Server::start(&[]);
+    let url = format!("{}/mcp", s.url());
+    let catalogue = concat!(env!("CARGO_MANIFEST_DIR"), "/catalogue");
+    let tools = [
+        "base64-encoder",
+        "json-formatter",
+        "hash-generator",
+        "url-encoder",
+        "case-converter",
+        "jwt-decoder",
+        "yaml-to-json",
+        "cron-parser",
+        "number-base-converter",
+        "html-entity-encoder",
+    ];
+    for era in ["auto", "2025-11-25", "2025-06-18"] {
+        let out = Command::new("python3")
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/mcp/http_client.py"
+            ))
+            .args([url.as_str(), era, catalogue])
+            .args(tools)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{era}: {stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let summary: Value = serde_json::from_str(stdout.trim()).unwrap();
+        assert_eq!(summary["tools"], 145, "{era}");
+        assert_eq!(summary["called"], 10, "{era}");
+    }
+}
+
+#[test]
+fn mcp_over_http_keeps_its_own_rules() {
+    let s = Server::start(&[]);
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+    let json_h = ("Content-Type", "application/json");
+    let accept = ("Accept", "application/json, text/event-stream");
+    // A page on another origin cannot reach /mcp (the DNS-rebinding rule).
+    let r = s.request(
+        "POST",
+        "/mcp",
+        &[json_h, accept, ("Origin", "http://evil.example")],
+        init.to_string().as_bytes(),
+    );
+    assert_eq!(r.status, 403);
+    // initialize opens a session; its id comes back in Mcp-Session-Id.
+    let r = s.request(
+        "POST",
+        "/mcp",
+        &[json_h, accept],
+        init.to_string().as_bytes(),
+    );
+    assert_eq!(r.status, 200);
+    let session = r
+        .header("mcp-session-id")
+        .expect("a session id")
+        .to_string();
+    assert_eq!(session.len(), 32);
+    assert_eq!(r.json()["result"]["protocolVersion"], "2025-11-25");
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}});
+    let with_session = ("Mcp-Session-Id", session.as_str());
+    let r = s.request(
+        "POST",
+        "/mcp",
+        &[json_h, accept, with_session],
+        list.to_string().as_bytes(),
+    );
+    assert_eq!(r.status, 200);
+    assert!(r.json()["result"]["tools"].is_array());
+    // Without the session a handshake-era request is not initialized; an unknown session is 404.
+    let r = s.request(
+        "POST",
+        "/mcp",
+        &[json_h, accept],
+        list.to_string().as_bytes(),
+    );
+    assert_eq!(r.json()["error"]["code"], -32600);
+    let r = s.request(
+        "POST",
+        "/mcp",
+        &[
+            json_h,
+            accept,
+            ("Mcp-Session-Id", "00000000000000000000000000000000"),
+        ],
+        list.to_string().as_bytes(),
+    );
+    assert_eq!(r.status, 404);
+    // A Mcp-Method header that disagrees with the body is refused.
+    let r = s.request(
+        "POST",
+        "/mcp",
+        &[json_h, accept, with_session, ("Mcp-Method", "tools/call")],
+        list.to_string().as_bytes(),
+    );
+    assert_eq!(r.status, 400);
+    // A tools/call accepting SSE is answered as an event stream ending with its result.
+    let call = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+        "params": {"name": "base64-encoder", "arguments": {"input": "hello"}}});
+    let r = s.request(
+        "POST",
+        "/mcp",
+        &[json_h, accept, with_session],
+        call.to_string().as_bytes(),
+    );
+    assert_eq!(r.header("content-type"), Some("text/event-stream"));
+    let text = r.text();
+    let data = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .last()
+        .expect("an event");
+    let answer: Value = serde_json::from_str(data).unwrap();
+    assert_eq!(answer["id"], 3);
+    assert_eq!(answer["result"]["structuredContent"]["output"], "aGVsbG8=");
+    // Malformed JSON gets its JSON-RPC error; GET has no stream; DELETE ends the session.
+    let r = s.request("POST", "/mcp", &[json_h, accept], b"{not json");
+    assert_eq!(r.status, 400);
+    assert_eq!(r.json()["error"]["code"], -32700);
+    assert_eq!(s.request("GET", "/mcp", &[accept], b"").status, 405);
+    assert_eq!(
+        s.request("DELETE", "/mcp", &[with_session], b"").status,
+        204
+    );
+    let r = s.request(
+        "POST",
+        "/mcp",
+        &[json_h, accept, with_session],
+        list.to_string().as_bytes(),
+    );
+    assert_eq!(r.status, 404);
+}

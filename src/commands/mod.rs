@@ -66,6 +66,7 @@ pub fn main() -> i32 {
             rate_limit,
             max_concurrent,
             timeout,
+            allow_adapters,
         } => {
             return serve::run(serve::Flags {
                 port,
@@ -76,6 +77,7 @@ pub fn main() -> i32 {
                 rate_limit,
                 max_concurrent,
                 timeout,
+                allow_adapters,
             });
         }
         Command::Install { dir, force } => install::run(mode, &dir, force),

@@ -12,6 +12,7 @@ pub struct Flags {
     pub rate_limit: Option<String>,
     pub max_concurrent: usize,
     pub timeout: u64,
+    pub allow_adapters: bool,
 }
 
 /// Public servers are rate limited unless told otherwise; a loopback one serves one person.
@@ -40,6 +41,7 @@ pub fn run(flags: Flags) -> i32 {
             request_timeout: tool_timeout + Duration::from_secs(30),
             tool_timeout,
             max_body: crate::limits::max_input(),
+            allow_adapters: flags.allow_adapters,
         }
         .check()
     });

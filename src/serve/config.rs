@@ -39,6 +39,8 @@ pub struct Config {
     pub tool_timeout: Duration,
     /// Largest request body (CMPX_MAX_INPUT).
     pub max_body: u64,
+    /// Offer installed tools (external programs) over MCP, with the consent rules of stdio.
+    pub allow_adapters: bool,
 }
 
 impl Config {
@@ -135,6 +137,7 @@ mod tests {
             request_timeout: Duration::from_secs(90),
             tool_timeout: Duration::from_secs(60),
             max_body: 1 << 20,
+            allow_adapters: false,
         }
     }
 

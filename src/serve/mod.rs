@@ -7,6 +7,7 @@ mod body;
 mod config;
 mod documents;
 mod guard;
+mod mcp;
 mod rate;
 mod routes;
 mod tools;

@@ -3,7 +3,7 @@
 
 use super::config::Config;
 use super::rate::Limiter;
-use super::{access_log, documents, guard, tools};
+use super::{access_log, documents, guard, mcp, tools};
 use axum::Router;
 use axum::http::{HeaderName, HeaderValue, Method, header};
 use axum::routing::get;
@@ -21,6 +21,8 @@ pub struct State {
     pub runs: tokio::sync::Semaphore,
     /// The cancel flags of calls in flight, so shutdown can stop them.
     calls: Mutex<Vec<std::sync::Weak<AtomicBool>>>,
+    /// MCP over HTTP: the shared stateless engine and the 2025-era sessions.
+    pub mcp: mcp::Sessions,
 }
 
 impl State {
@@ -29,6 +31,7 @@ impl State {
             limiter: config.rate.map(Limiter::new),
             runs: tokio::sync::Semaphore::new(config.max_concurrent),
             calls: Mutex::new(Vec::new()),
+            mcp: mcp::Sessions::new(config.allow_adapters),
             config,
             local,
         }
@@ -139,6 +142,12 @@ pub fn router(state: Arc<State>) -> Router {
                 .options(tools::options),
         )
         .route(
+            "/mcp",
+            axum::routing::post(mcp::post)
+                .get(mcp::get)
+                .delete(mcp::delete),
+        )
+        .route(
             "/.well-known/ctp-manifest.json",
             get(documents::ctp_manifest),
         )
@@ -167,8 +176,14 @@ pub fn router(state: Arc<State>) -> Router {
         app = app.layer(
             CorsLayer::new()
                 .allow_origin(AllowOrigin::list(origins))
-                .allow_methods([Method::GET, Method::POST, Method::OPTIONS])
-                .allow_headers([header::CONTENT_TYPE, header::AUTHORIZATION])
+                .allow_methods([Method::GET, Method::POST, Method::DELETE, Method::OPTIONS])
+                .allow_headers([
+                    header::CONTENT_TYPE,
+                    header::AUTHORIZATION,
+                    HeaderName::from_static("mcp-session-id"),
+                    HeaderName::from_static("mcp-protocol-version"),
+                ])
+                .expose_headers([HeaderName::from_static("mcp-session-id")])
                 .max_age(std::time::Duration::from_secs(600)),
         );
     }
@@ -204,6 +219,7 @@ mod tests {
                 request_timeout: Duration::from_secs(5),
                 tool_timeout: Duration::from_secs(5),
                 max_body: 1 << 20,
+                allow_adapters: false,
             },
             "127.0.0.1:7878".parse().unwrap(),
         )
