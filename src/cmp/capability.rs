@@ -21,11 +21,13 @@ pub struct Intent {
     pub params: IndexMap<String, ParamSpec>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub returns: Option<Value>,
-    #[serde(default)]
+    // Defaults (false, false, true) are left out of written files: a reader assumes them, and
+    // every intent saying them again cost agents tokens.
+    #[serde(default, skip_serializing_if = "is_false")]
     pub confirm: bool,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub destructive: bool,
-    #[serde(default = "yes")]
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub idempotent: bool,
     /// cmpx extension for adapters: exit statuses that mean success (default `[0]`), e.g.
     /// `[0, 1]` for search programs that exit 1 when nothing matched.
@@ -74,7 +76,7 @@ pub const PARAM_TYPES: &[&str] = &[
 pub struct ParamSpec {
     #[serde(rename = "type")]
     pub kind: String,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub required: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default: Option<Value>,
@@ -148,4 +150,12 @@ mod tests {
         assert_eq!(placeholders("git diff --staged{staged?}"), vec!["staged"]);
         assert!(placeholders("echo {} {").is_empty());
     }
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }

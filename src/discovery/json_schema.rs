@@ -164,23 +164,21 @@ pub fn cli_output_schema(def: &ToolDefinition) -> Value {
     }
     if let Some(Value::Array(required)) = schema.get_mut("required") {
         required.retain(|r| r != "output");
+        if required.is_empty() {
+            schema.as_object_mut().map(|s| s.remove("required"));
+        }
     }
     if let Some(Value::Object(props)) = schema.get_mut("properties") {
-        props.insert("outputFile".into(), output_file_schema());
+        props.insert("outputFile".into(), output_file_brief());
     }
     schema
 }
 
-/// What `data.outputFile` holds when `--output-file` was given.
-pub fn output_file_schema() -> Value {
+/// What `data.outputFile` holds with `--output-file`, as capability files carry it: one line an agent reads once, since
+/// every tool with `output` repeats it.
+fn output_file_brief() -> Value {
     json!({
         "type": "object",
-        "description": "with --output-file, instead of output: the file written",
-        "properties": {
-            "path": { "type": "string" },
-            "bytes": { "type": "integer" },
-            "sha256": { "type": "string" },
-        },
-        "required": ["path", "bytes", "sha256"],
+        "description": "with --output-file, instead of output: {path, bytes, sha256} of the file written",
     })
 }

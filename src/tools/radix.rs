@@ -660,7 +660,7 @@ mod tests {
 
     #[test]
     fn base58_refuses_input_whose_conversion_would_take_minutes() {
-        let at_limit = "a".repeat(MAX_BASE58);
+        let at_limit = "a".repeat(super::MAX_BASE58);
         let encoded = output_with("base58-encoder", &at_limit, json!({}));
         assert_eq!(
             output_with("base58-encoder", &encoded, json!({"mode": "decode"})),
@@ -668,7 +668,7 @@ mod tests {
         );
         let (code, msg) = run_err(
             "base58-encoder",
-            json!({"input": "a".repeat(MAX_BASE58 + 1)}),
+            json!({"input": "a".repeat(super::MAX_BASE58 + 1)}),
         );
         assert_eq!(code, ErrorCode::InvalidInput);
         assert!(
