@@ -13,6 +13,7 @@ pub mod openapi;
 pub mod tool_doc;
 pub mod vendors;
 pub mod written;
+pub mod yaml_out;
 
 use crate::ctp::ToolDefinition;
 

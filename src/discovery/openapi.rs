@@ -21,9 +21,9 @@ const ERROR_CODES: [ErrorCode; 10] = [
     ErrorCode::InternalError,
 ];
 
-/// The document as YAML.
+/// The document as YAML (see [`super::yaml_out`] for why not serde_norway's emitter).
 pub fn yaml(tools: &[ToolDefinition], opts: &Options) -> String {
-    serde_norway::to_string(&document(tools, opts)).unwrap_or_default()
+    super::yaml_out::to_yaml(&document(tools, opts))
 }
 
 /// The document as a JSON value.
