@@ -136,6 +136,14 @@ pub fn placeholders(template: &str) -> Vec<&str> {
     out
 }
 
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
 #[cfg(test)]
 mod tests {
     use super::placeholders;
@@ -150,12 +158,4 @@ mod tests {
         assert_eq!(placeholders("git diff --staged{staged?}"), vec!["staged"]);
         assert!(placeholders("echo {} {").is_empty());
     }
-}
-
-fn is_false(b: &bool) -> bool {
-    !*b
-}
-
-fn is_true(b: &bool) -> bool {
-    *b
 }
