@@ -709,8 +709,8 @@ fn mcp_over_http_keeps_its_own_rules() {
     let text = r.text();
     let data = text
         .lines()
-        .filter_map(|l| l.strip_prefix("data: "))
-        .last()
+        .rev()
+        .find_map(|l| l.strip_prefix("data: "))
         .expect("an event");
     let answer: Value = serde_json::from_str(data).unwrap();
     assert_eq!(answer["id"], 3);
