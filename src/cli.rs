@@ -93,6 +93,42 @@ pub enum Command {
         #[arg(long, default_value_t = 50)]
         page_size: usize,
     },
+    /// Serve the catalogue over HTTP: CTP endpoints (/api/tools/{id}) and discovery documents.
+    ///
+    /// Listens on 127.0.0.1:7878 unless told otherwise and prints its URL on stdout. Any
+    /// address other than loopback needs --token (or CMPX_TOKEN); every request must then carry
+    /// 'Authorization: Bearer <token>'. SIGINT/SIGTERM stop it after requests in flight finish.
+    Serve {
+        /// Port to listen on (0 picks a free one).
+        #[arg(long, default_value_t = crate::serve::DEFAULT_PORT)]
+        port: u16,
+        /// Address to listen on; a non-loopback one needs --token.
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: std::net::IpAddr,
+        /// Require 'Authorization: Bearer <TOKEN>' on every request (at least 16 characters).
+        #[arg(long, env = "CMPX_TOKEN", hide_env_values = true)]
+        token: Option<String>,
+        /// The URL clients reach the server by (behind a proxy); documents name it.
+        #[arg(long, value_name = "URL")]
+        base_url: Option<String>,
+        /// Let pages on this origin call the server from a browser (repeatable).
+        #[arg(long = "allow-origin", value_name = "ORIGIN")]
+        allow_origins: Vec<String>,
+        /// Requests per second per client: N, N/BURST, or 0 for none [default: none on
+        /// loopback, 20/40 otherwise].
+        #[arg(long, value_name = "RATE")]
+        rate_limit: Option<String>,
+        /// Tool calls run at once; more wait for a free slot.
+        #[arg(long, default_value_t = 8)]
+        max_concurrent: usize,
+        /// How long one tool call may run, in seconds.
+        #[arg(long, default_value_t = 60)]
+        timeout: u64,
+        /// Offer installed tools that run external programs (adapters) over /mcp too; their
+        /// consent questions go to the MCP client as on stdio.
+        #[arg(long)]
+        allow_adapters: bool,
+    },
     /// Validate a CMP tool folder and copy it into $CMP_HOME/tools.
     Install {
         /// The tool folder (holding cmp/ or .cmp/).

@@ -18,6 +18,7 @@ pub mod mcp;
 pub mod output;
 pub mod paths;
 pub mod resolve;
+pub mod serve;
 pub mod suggest;
 pub mod text;
 pub mod tools;

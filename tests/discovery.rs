@@ -11,10 +11,11 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-const FILES: [(&str, &str); 8] = [
+const FILES: [(&str, &str); 9] = [
     ("ctp-manifest", ".well-known/ctp-manifest.json"),
-    ("openapi", "openapi.yaml"),
-    ("ai-tools", "ai-tools.json"),
+    ("openapi", "api/openapi.yaml"),
+    ("ai-tools", "api/ai-tools.json"),
+    ("ai-plugin", ".well-known/ai-plugin.json"),
     ("llms-txt", "llms.txt"),
     ("llms-full-txt", "llms-full.txt"),
     ("mcp", "mcp-tools.json"),
@@ -124,7 +125,7 @@ fn writing_one_format_writes_only_its_file() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.json()["files"].as_array().unwrap().len(), 1);
     assert!(out.path().join(".well-known/ctp-manifest.json").is_file());
-    assert!(!out.path().join("openapi.yaml").exists());
+    assert!(!out.path().join("api/openapi.yaml").exists());
 }
 
 #[test]
@@ -382,7 +383,7 @@ fn llms_txt_follows_the_convention() {
         let heading = format!("## {}", cmpx::discovery::category_name(&def.category));
         assert!(index.contains(&heading), "no section {heading}");
         let line = format!(
-            "- [{}](http://localhost:8080/docs/{}.md): ",
+            "- [{}](http://127.0.0.1:7878/docs/{}.md): ",
             def.name, def.id
         );
         assert_eq!(index.matches(&line).count(), 1, "{line}");

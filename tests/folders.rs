@@ -591,7 +591,8 @@ fn a_fifo_elsewhere_cmpx_reads_hangs_nothing() {
 
     // A discovery document: kept unless --force, which replaces the FIFO itself.
     let site = home.join("site");
-    let yaml = site.join("openapi.yaml");
+    let yaml = site.join("api/openapi.yaml");
+    std::fs::create_dir_all(site.join("api")).unwrap();
     mkfifo(&yaml);
     let out = run(home, &["discover", "--out", s(&site)]);
     assert_eq!(out.code, 0, "{}", out.stderr);
@@ -630,7 +631,8 @@ fn discover_keeps_files_it_did_not_write_unless_forced() {
     let home = t.home();
     let site = tempfile::tempdir().unwrap();
     let dir = site.path();
-    let yaml = dir.join("openapi.yaml");
+    let yaml = dir.join("api/openapi.yaml");
+    std::fs::create_dir_all(dir.join("api")).unwrap();
     write(&yaml, "openapi: 3.1.0\n# the user's own API\n");
     let mine = std::fs::read(&yaml).unwrap();
 
@@ -711,7 +713,8 @@ fn discover_never_writes_through_links() {
     let user = outside.path().join("user.yaml");
     write(&user, "mine\n");
     std::os::unix::fs::symlink(outside.path(), dir.join(".well-known")).unwrap();
-    std::os::unix::fs::symlink(&user, dir.join("openapi.yaml")).unwrap();
+    std::fs::create_dir_all(dir.join("api")).unwrap();
+    std::os::unix::fs::symlink(&user, dir.join("api/openapi.yaml")).unwrap();
     let before = tree(outside.path());
 
     let out = run(home, &["discover", "--out", s(dir)]);
@@ -737,7 +740,7 @@ fn discover_never_writes_through_links() {
     );
     assert_eq!(status_of(&out.json(), "openapi").0, "updated");
     assert!(
-        std::fs::symlink_metadata(dir.join("openapi.yaml"))
+        std::fs::symlink_metadata(dir.join("api/openapi.yaml"))
             .unwrap()
             .is_file()
     );

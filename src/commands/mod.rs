@@ -9,6 +9,7 @@ mod install;
 mod list;
 mod resolve;
 mod run;
+mod serve;
 mod show;
 mod target;
 mod validate;
@@ -54,6 +55,29 @@ pub fn main() -> i32 {
                 progressive,
                 allow_destructive,
                 page_size,
+            });
+        }
+        Command::Serve {
+            port,
+            bind,
+            token,
+            base_url,
+            allow_origins,
+            rate_limit,
+            max_concurrent,
+            timeout,
+            allow_adapters,
+        } => {
+            return serve::run(serve::Flags {
+                port,
+                bind,
+                token,
+                base_url,
+                allow_origins,
+                rate_limit,
+                max_concurrent,
+                timeout,
+                allow_adapters,
             });
         }
         Command::Install { dir, force } => install::run(mode, &dir, force),

@@ -6,7 +6,7 @@
 //!   "name":        "cmpx",
 //!   "description": one sentence on the service,
 //!   "baseUrl":     the --base-url option,
-//!   "auth":        "none",
+//!   "auth":        "none", or "bearer" when the server wants `Authorization: Bearer <token>`,
 //!   "tools": [{
 //!     "name":        the tool id, the name to call it by (as in MCP, OpenAI and Anthropic tools),
 //!     "title":       the display name,
@@ -37,7 +37,7 @@ pub fn document(tools: &[ToolDefinition], opts: &Options) -> Value {
         "name": SERVICE_NAME,
         "description": SERVICE_DESCRIPTION,
         "baseUrl": opts.base_url,
-        "auth": "none",
+        "auth": if opts.bearer { "bearer" } else { "none" },
         "tools": tools.iter().map(|d| tool(d, opts)).collect::<Vec<_>>(),
         "categories": super::by_category(tools).iter().map(|(id, list)| json!({
             "id": id,

@@ -9,10 +9,13 @@ use serde_json::Value;
 pub enum Format {
     /// `.well-known/ctp-manifest.json`, valid against `ctp-manifest.schema.json`.
     CtpManifest,
-    /// `openapi.yaml`: OpenAPI 3.1, one POST operation per tool.
+    /// `api/openapi.yaml`: OpenAPI 3.1, one POST operation per tool.
     OpenApi,
-    /// `ai-tools.json`: see [`super::ai_tools`].
+    /// `api/ai-tools.json`: see [`super::ai_tools`].
     AiTools,
+    /// `.well-known/ai-plugin.json`: the plugin manifest CTP §9.1 lists, pointing at the OpenAPI
+    /// document.
+    AiPlugin,
     /// `llms.txt`: the llmstxt.org index.
     LlmsTxt,
     /// `llms-full.txt`: every tool's description, parameters and example in one file.
@@ -26,10 +29,11 @@ pub enum Format {
 }
 
 impl Format {
-    pub const ALL: [Format; 8] = [
+    pub const ALL: [Format; 9] = [
         Format::CtpManifest,
         Format::OpenApi,
         Format::AiTools,
+        Format::AiPlugin,
         Format::LlmsTxt,
         Format::LlmsFullTxt,
         Format::Mcp,
@@ -43,6 +47,7 @@ impl Format {
             Format::CtpManifest => "ctp-manifest",
             Format::OpenApi => "openapi",
             Format::AiTools => "ai-tools",
+            Format::AiPlugin => "ai-plugin",
             Format::LlmsTxt => "llms-txt",
             Format::LlmsFullTxt => "llms-full-txt",
             Format::Mcp => "mcp",
@@ -51,12 +56,14 @@ impl Format {
         }
     }
 
-    /// The file's path relative to the output directory (`/` separated).
+    /// The file's path relative to the output directory (`/` separated), which is also its
+    /// path on `cmpx serve` (CTP §9.5), so a static host serving the directory matches it.
     pub fn file(self) -> &'static str {
         match self {
             Format::CtpManifest => ".well-known/ctp-manifest.json",
-            Format::OpenApi => "openapi.yaml",
-            Format::AiTools => "ai-tools.json",
+            Format::OpenApi => "api/openapi.yaml",
+            Format::AiTools => "api/ai-tools.json",
+            Format::AiPlugin => ".well-known/ai-plugin.json",
             Format::LlmsTxt => "llms.txt",
             Format::LlmsFullTxt => "llms-full.txt",
             Format::Mcp => "mcp-tools.json",
@@ -80,6 +87,7 @@ impl Format {
             Format::CtpManifest => json(&super::ctp_manifest::manifest(tools, opts)),
             Format::OpenApi => super::openapi::yaml(tools, opts),
             Format::AiTools => json(&super::ai_tools::document(tools, opts)),
+            Format::AiPlugin => json(&super::ai_plugin::manifest(opts)),
             Format::LlmsTxt => super::llms_txt::index(tools, opts),
             Format::LlmsFullTxt => super::llms_txt::full(tools, opts),
             Format::Mcp => json(&Value::Array(

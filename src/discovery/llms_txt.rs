@@ -49,7 +49,7 @@ pub fn index(tools: &[ToolDefinition], opts: &Options) -> String {
         ),
         (
             "OpenAPI",
-            "openapi.yaml",
+            "api/openapi.yaml",
             "OpenAPI 3.1, one POST operation per tool",
         ),
         (
@@ -59,7 +59,7 @@ pub fn index(tools: &[ToolDefinition], opts: &Options) -> String {
         ),
         (
             "AI tools",
-            "ai-tools.json",
+            "api/ai-tools.json",
             "tools with JSON Schema parameters and endpoints",
         ),
     ] {

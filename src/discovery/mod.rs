@@ -2,6 +2,7 @@
 //! the tools to other ecosystems — MCP tool lists, JSON Schemas, and the formats built on them.
 
 pub mod agent_setup;
+pub mod ai_plugin;
 pub mod ai_tools;
 pub mod ctp_manifest;
 pub mod documents;
@@ -12,6 +13,7 @@ pub mod openapi;
 pub mod tool_doc;
 pub mod vendors;
 pub mod written;
+pub mod yaml_out;
 
 use crate::ctp::ToolDefinition;
 
@@ -21,9 +23,9 @@ pub const CTP_VERSION: &str = "1.0.0";
 /// The service name every document carries.
 pub const SERVICE_NAME: &str = "cmpx";
 
-/// Where HTTP endpoints are said to live when no `--base-url` is given. cmpx itself serves no
-/// HTTP; this neutral local address stands in for whoever hosts the catalogue.
-pub const DEFAULT_BASE_URL: &str = "http://localhost:8080";
+/// Where HTTP endpoints are said to live when no `--base-url` is given: the address `cmpx
+/// serve` listens on by default.
+pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:7878";
 
 /// The path prefix of tool endpoints (CTP's `apiPath` default).
 pub const API_PATH: &str = "/api/tools";
@@ -36,12 +38,15 @@ pub const SERVICE_DESCRIPTION: &str = "Developer utilities (JSON, Base64, hashes
 pub struct Options {
     /// Absolute base URL without a trailing slash.
     pub base_url: String,
+    /// Whether the server wants `Authorization: Bearer <token>` (`cmpx serve --token`).
+    pub bearer: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
         Options {
             base_url: DEFAULT_BASE_URL.to_string(),
+            bearer: false,
         }
     }
 }
@@ -58,6 +63,7 @@ impl Options {
         }
         Ok(Options {
             base_url: base_url.trim_end_matches('/').to_string(),
+            bearer: false,
         })
     }
 

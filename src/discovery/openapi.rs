@@ -21,9 +21,9 @@ const ERROR_CODES: [ErrorCode; 10] = [
     ErrorCode::InternalError,
 ];
 
-/// The document as YAML.
+/// The document as YAML (see [`super::yaml_out`] for why not serde_norway's emitter).
 pub fn yaml(tools: &[ToolDefinition], opts: &Options) -> String {
-    serde_norway::to_string(&document(tools, opts)).unwrap_or_default()
+    super::yaml_out::to_yaml(&document(tools, opts))
 }
 
 /// The document as a JSON value.
@@ -49,20 +49,28 @@ pub fn document(tools: &[ToolDefinition], opts: &Options) -> Value {
     for def in tools {
         paths.insert(opts.path(&def.id), json!({ "post": operation(def) }));
     }
-    json!({
+    let mut components = components();
+    let mut doc = json!({
         "openapi": "3.1.0",
         "info": info,
         "servers": [{
             "url": opts.base_url,
-            "description": "Where the catalogue is served over HTTP (set with cmpx discover --base-url)",
+            "description": "cmpx serve (default http://127.0.0.1:7878; another address with --base-url)",
         }],
         "tags": super::by_category(tools).iter().map(|(id, _)| json!({
             "name": id,
             "description": super::category_description(id),
         })).collect::<Vec<_>>(),
         "paths": paths,
-        "components": components(),
-    })
+    });
+    if opts.bearer {
+        components["securitySchemes"] = json!({
+            "bearer": { "type": "http", "scheme": "bearer", "description": "the token cmpx serve was started with (--token or CMPX_TOKEN)" }
+        });
+        doc["security"] = json!([{ "bearer": [] }]);
+    }
+    doc["components"] = components;
+    doc
 }
 
 fn operation(def: &ToolDefinition) -> Value {

@@ -16,6 +16,7 @@ use serde_json::{Value, json};
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 
+pub use consent::random_token;
 pub use engine::{LEGACY, MAX_CALLS, MODERN, call_result};
 
 #[derive(Debug, Clone)]

@@ -1,0 +1,26 @@
+//! The access log on stderr: client, method, path, status and time; never the query string or
+//! the body, which carry parameter values.
+
+use axum::extract::{ConnectInfo, Request};
+use axum::middleware::Next;
+use axum::response::Response;
+use std::net::SocketAddr;
+use std::time::Instant;
+
+pub async fn log(request: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let method = request.method().clone();
+    let path = crate::text::escape_control(&crate::text::preview(request.uri().path(), 200));
+    let peer = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip().to_string())
+        .unwrap_or_else(|| "-".to_string());
+    let response = next.run(request).await;
+    eprintln!(
+        "{peer} {method} {path} {} {:.1} ms",
+        response.status().as_u16(),
+        started.elapsed().as_secs_f64() * 1e3
+    );
+    response
+}

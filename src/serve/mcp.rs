@@ -1,0 +1,383 @@
+//! MCP Streamable HTTP at `/mcp`: the stdio server's engine (`crate::mcp::engine`) driven by
+//! POSTs. 2026-07-28 requests are stateless and share one engine; `initialize` opens a
+//! 2025-era session with its own engine, named by `Mcp-Session-Id`. A `tools/call` whose client
+//! accepts `text/event-stream` is answered as an SSE stream (progress, consent questions, then
+//! the result); anything else as one JSON body. GET is 405 (no server-initiated stream);
+//! DELETE ends a session. The guard in front has already checked Host, Origin and the token.
+
+use super::routes::State;
+use crate::mcp::engine::{Engine, Sink};
+use crate::mcp::framing::{self, Message};
+use crate::mcp::registry::Registry;
+use axum::body::{Body, Bytes};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const SESSION_HEADER: &str = "mcp-session-id";
+const VERSION_HEADER: &str = "mcp-protocol-version";
+/// Sessions kept at once; past it the longest idle one is ended.
+const MAX_SESSIONS: usize = 256;
+/// A session unused this long is ended.
+const SESSION_IDLE: Duration = Duration::from_secs(30 * 60);
+/// The longest an answer is waited for: a call's limit plus a consent question's.
+const ANSWER_LIMIT: Duration = Duration::from_secs(200);
+
+pub struct Sessions {
+    /// Whether installed tools (adapters, third-party folders) are offered beside the catalogue.
+    adapters: bool,
+    shared: Arc<Engine>,
+    by_id: Mutex<HashMap<String, (Arc<Engine>, Instant)>>,
+}
+
+fn options() -> crate::mcp::Options {
+    crate::mcp::Options {
+        progressive: false,
+        allow_destructive: false,
+        page_size: 50,
+    }
+}
+
+fn new_engine(adapters: bool) -> Arc<Engine> {
+    let roots = if adapters {
+        crate::paths::all_roots()
+    } else {
+        Vec::new()
+    };
+    Arc::new(Engine::new(options(), Registry::load(&roots)))
+}
+
+impl Sessions {
+    pub fn new(adapters: bool) -> Sessions {
+        Sessions {
+            adapters,
+            shared: new_engine(adapters),
+            by_id: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn open(&self) -> (String, Arc<Engine>) {
+        let id = crate::mcp::random_token();
+        let engine = new_engine(self.adapters);
+        let mut map = self.by_id.lock().unwrap_or_else(|p| p.into_inner());
+        let now = Instant::now();
+        map.retain(|_, (e, used)| {
+            let keep = now.duration_since(*used) < SESSION_IDLE;
+            if !keep {
+                end(e.clone());
+            }
+            keep
+        });
+        if map.len() >= MAX_SESSIONS
+            && let Some(oldest) = map
+                .iter()
+                .min_by_key(|(_, (_, t))| *t)
+                .map(|(k, _)| k.clone())
+            && let Some((e, _)) = map.remove(&oldest)
+        {
+            end(e);
+        }
+        map.insert(id.clone(), (engine.clone(), now));
+        (id, engine)
+    }
+
+    fn find(&self, id: &str) -> Option<Arc<Engine>> {
+        let mut map = self.by_id.lock().unwrap_or_else(|p| p.into_inner());
+        let entry = map.get_mut(id)?;
+        entry.1 = Instant::now();
+        Some(entry.0.clone())
+    }
+
+    fn close(&self, id: &str) -> bool {
+        let removed = self
+            .by_id
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(id);
+        match removed {
+            Some((engine, _)) => {
+                end(engine);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// Withdraws a session's questions and lets its calls finish, off the async threads.
+fn end(engine: Arc<Engine>) {
+    std::thread::spawn(move || engine.finish());
+}
+
+fn rpc_error(status: StatusCode, id: Value, code: i64, message: &str) -> Response {
+    json_response(status, &framing::error(id, code, message), None)
+}
+
+fn json_response(status: StatusCode, body: &Value, session: Option<&str>) -> Response {
+    let mut response = (
+        status,
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        serde_json::to_vec(body).unwrap_or_default(),
+    )
+        .into_response();
+    if let Some(id) = session.and_then(|s| HeaderValue::from_str(s).ok()) {
+        response.headers_mut().insert(SESSION_HEADER, id);
+    }
+    response
+}
+
+fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers.get(name).and_then(|v| v.to_str().ok())
+}
+
+/// `Mcp-Method` and `Mcp-Name` mirror the body for intermediaries; one that disagrees with the
+/// body is refused, so a proxy's routing cannot be steered by a forged header.
+fn headers_disagree(
+    headers: &HeaderMap,
+    method: &str,
+    params: &serde_json::Map<String, Value>,
+) -> Option<String> {
+    if let Some(m) = header_str(headers, "mcp-method")
+        && m != method
+    {
+        return Some(format!(
+            "the Mcp-Method header says '{}' but the body's method is '{method}'",
+            crate::text::preview(m, 60)
+        ));
+    }
+    if let Some(n) = header_str(headers, "mcp-name") {
+        let name = params.get("name").and_then(Value::as_str).unwrap_or("");
+        if n != name {
+            return Some(format!(
+                "the Mcp-Name header says '{}' but params.name is '{}'",
+                crate::text::preview(n, 60),
+                crate::text::preview(name, 60)
+            ));
+        }
+    }
+    None
+}
+
+pub async fn post(
+    axum::extract::State(state): axum::extract::State<Arc<State>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    if let Some(v) = header_str(&headers, VERSION_HEADER)
+        && v != crate::mcp::MODERN
+        && !crate::mcp::LEGACY.contains(&v)
+    {
+        return rpc_error(
+            StatusCode::BAD_REQUEST,
+            Value::Null,
+            framing::INVALID_REQUEST,
+            &format!(
+                "unsupported MCP-Protocol-Version '{}'",
+                crate::text::preview(v, 40)
+            ),
+        );
+    }
+    let accept = header_str(&headers, "accept")
+        .unwrap_or("*/*")
+        .to_ascii_lowercase();
+    let streams = accept.contains("text/event-stream");
+    let message = framing::classify(&body);
+    let session = header_str(&headers, SESSION_HEADER).map(str::to_string);
+    let sessions = &state.mcp;
+    let (engine, opened) = match (&message, &session) {
+        (Message::Request { method, .. }, None) if method == "initialize" => {
+            let (id, engine) = sessions.open();
+            (engine, Some(id))
+        }
+        (_, Some(id)) => match sessions.find(id) {
+            Some(engine) => (engine, None),
+            None => {
+                return rpc_error(
+                    StatusCode::NOT_FOUND,
+                    Value::Null,
+                    framing::INVALID_REQUEST,
+                    "no such session (it ended or expired): send initialize again",
+                );
+            }
+        },
+        (_, None) => (sessions.shared.clone(), None),
+    };
+    match message {
+        Message::Request { id, method, params } => {
+            if let Some(why) = headers_disagree(&headers, &method, &params) {
+                return rpc_error(StatusCode::BAD_REQUEST, id, framing::INVALID_REQUEST, &why);
+            }
+            let stream = streams && method == "tools/call";
+            answer(engine, id, method, params, stream, opened).await
+        }
+        other => {
+            // Notifications and responses (consent answers) get 202; a malformed message its
+            // error with 400.
+            let (tx, rx) = std::sync::mpsc::channel();
+            let sink: Sink = Arc::new(move |v: Value| {
+                let _ = tx.send(v);
+            });
+            engine.receive(other, &sink);
+            match rx.try_recv() {
+                Ok(error) => json_response(StatusCode::BAD_REQUEST, &error, None),
+                Err(_) => StatusCode::ACCEPTED.into_response(),
+            }
+        }
+    }
+}
+
+/// Sends `notifications/cancelled` for a request whose HTTP exchange ended before its answer.
+struct CancelIfUnanswered {
+    engine: Arc<Engine>,
+    id: Value,
+    answered: bool,
+}
+
+impl Drop for CancelIfUnanswered {
+    fn drop(&mut self) {
+        if !self.answered {
+            let cancel = Message::Notification {
+                method: "notifications/cancelled".into(),
+                params: json!({ "requestId": self.id, "reason": "the HTTP request ended" })
+                    .as_object()
+                    .cloned()
+                    .unwrap_or_default(),
+            };
+            let sink: Sink = Arc::new(|_| {});
+            self.engine.receive(cancel, &sink);
+        }
+    }
+}
+
+fn is_final(msg: &Value, id: &Value) -> bool {
+    msg.get("id") == Some(id) && (msg.get("result").is_some() || msg.get("error").is_some())
+}
+
+async fn answer(
+    engine: Arc<Engine>,
+    id: Value,
+    method: String,
+    params: serde_json::Map<String, Value>,
+    stream: bool,
+    session: Option<String>,
+) -> Response {
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Value>();
+    let sink: Sink = Arc::new(move |v: Value| {
+        let _ = tx.send(v);
+    });
+    let request = Message::Request {
+        id: id.clone(),
+        method,
+        params,
+    };
+    let receiving = engine.clone();
+    if tokio::task::spawn_blocking(move || receiving.receive(request, &sink))
+        .await
+        .is_err()
+    {
+        return rpc_error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            id,
+            framing::INTERNAL_ERROR,
+            "the request failed inside cmpx",
+        );
+    }
+    let mut guard = CancelIfUnanswered {
+        engine,
+        id: id.clone(),
+        answered: false,
+    };
+    if !stream {
+        let deadline = tokio::time::sleep(ANSWER_LIMIT);
+        tokio::pin!(deadline);
+        loop {
+            tokio::select! {
+                msg = rx.recv() => match msg {
+                    Some(m) if is_final(&m, &id) => {
+                        guard.answered = true;
+                        return json_response(StatusCode::OK, &m, session.as_deref());
+                    }
+                    Some(_) => continue,
+                    None => break,
+                },
+                _ = &mut deadline => break,
+            }
+        }
+        return rpc_error(
+            StatusCode::GATEWAY_TIMEOUT,
+            id,
+            framing::INTERNAL_ERROR,
+            "no answer in time",
+        );
+    }
+    // SSE: every message for this request as it comes, ending with its answer.
+    let events = futures_util::stream::unfold(
+        (rx, guard, false),
+        move |(mut rx, mut guard, done)| async move {
+            if done {
+                return None;
+            }
+            let msg = tokio::time::timeout(ANSWER_LIMIT, rx.recv())
+                .await
+                .ok()
+                .flatten()?;
+            let last = is_final(&msg, &guard.id);
+            if last {
+                guard.answered = true;
+            }
+            let text = format!(
+                "event: message\ndata: {}\n\n",
+                serde_json::to_string(&msg).unwrap_or_default()
+            );
+            Some((
+                Ok::<_, std::convert::Infallible>(Bytes::from(text)),
+                (rx, guard, last),
+            ))
+        },
+    );
+    let mut response = (
+        StatusCode::OK,
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/event-stream"),
+            ),
+            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+        ],
+        Body::from_stream(events),
+    )
+        .into_response();
+    if let Some(s) = session.and_then(|s| HeaderValue::from_str(&s).ok()) {
+        response.headers_mut().insert(SESSION_HEADER, s);
+    }
+    response
+}
+
+pub async fn get() -> Response {
+    (
+        StatusCode::METHOD_NOT_ALLOWED,
+        [(header::ALLOW, HeaderValue::from_static("POST, DELETE"))],
+    )
+        .into_response()
+}
+
+pub async fn delete(
+    axum::extract::State(state): axum::extract::State<Arc<State>>,
+    headers: HeaderMap,
+) -> Response {
+    match header_str(&headers, SESSION_HEADER) {
+        Some(id) if state.mcp.close(id) => StatusCode::NO_CONTENT.into_response(),
+        Some(_) => StatusCode::NOT_FOUND.into_response(),
+        None => (
+            StatusCode::METHOD_NOT_ALLOWED,
+            [(header::ALLOW, HeaderValue::from_static("POST"))],
+        )
+            .into_response(),
+    }
+}
