@@ -150,9 +150,19 @@ pub enum Command {
         domain: Option<String>,
     },
     /// Check CTP definition files or CMP folders; with no paths, the built-in catalogue.
+    ///
+    /// --lock prints the tools' public surfaces (parameters, types, options, output fields)
+    /// with their versions; --against OLD (a lock, a tool folder or a root of them) says what
+    /// changed since and whether each version follows semver.
     Validate {
         /// Definition files (*.json), tool folders, or roots holding tool folders.
         paths: Vec<PathBuf>,
+        /// Print the lock of the tools instead of checking them.
+        #[arg(long, conflicts_with = "against")]
+        lock: bool,
+        /// Compare the tools with an older lock file or CMP folder(s).
+        #[arg(long, value_name = "OLD")]
+        against: Option<PathBuf>,
     },
     /// Write discovery documents for the catalogue: CTP manifest, OpenAPI, llms.txt, MCP/OpenAI/Anthropic tools.
     ///

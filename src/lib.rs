@@ -22,5 +22,6 @@ pub mod serve;
 pub mod suggest;
 pub mod text;
 pub mod tools;
+pub mod versioning;
 
 pub use error::{Error, ExitCode};

@@ -30,19 +30,7 @@ pub const MAX_SUMMARY_CHARS: usize = 100;
 
 /// Whether `v` is a semantic version (MAJOR.MINOR.PATCH with optional pre-release and build).
 pub fn is_semver(v: &str) -> bool {
-    let core = v.split(['-', '+']).next().unwrap_or("");
-    let rest = &v[core.len()..];
-    let parts: Vec<&str> = core.split('.').collect();
-    let numeric = |p: &&str| {
-        !p.is_empty()
-            && p.bytes().all(|b| b.is_ascii_digit())
-            && (p.len() == 1 || !p.starts_with('0'))
-    };
-    let suffix_ok = rest.is_empty()
-        || rest[1..]
-            .split(['.', '+'])
-            .all(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'));
-    parts.len() == 3 && parts.iter().all(numeric) && suffix_ok
+    semver::Version::parse(v).is_ok()
 }
 
 impl Manifest {

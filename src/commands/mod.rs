@@ -85,7 +85,15 @@ pub fn main() -> i32 {
         Command::List { domain } => list::run(mode, domain.as_deref()),
         Command::Show { tool } => show::run(mode, &tool),
         Command::Resolve { text, top, domain } => resolve::run(mode, &text.join(" "), top, domain),
-        Command::Validate { paths } => validate::run(mode, &paths),
+        Command::Validate {
+            paths,
+            lock,
+            against,
+        } => match (lock, against) {
+            (true, _) => validate::lock(&paths),
+            (false, Some(old)) => validate::against(mode, &paths, &old),
+            (false, None) => validate::run(mode, &paths),
+        },
         Command::Discover {
             format,
             out,

@@ -7,6 +7,7 @@ use crate::cmp::validate::{Checked, check, cmp_dir};
 use crate::ctp::{ToolDefinition, rules};
 use crate::error::{Error, ExitCode};
 use crate::output::{self, Mode};
+use crate::versioning::{Bump, lock};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
@@ -133,4 +134,103 @@ fn check_definition_file(path: &Path) -> Vec<String> {
             path.display()
         )],
     }
+}
+
+/// `cmpx validate --lock`: the lock of the given tools (or the catalogue) on stdout.
+pub fn lock(paths: &[PathBuf]) -> Result<ExitCode, Error> {
+    let lock = current(paths)?;
+    crate::outln!("{}", lock::render(&lock).trim_end());
+    Ok(ExitCode::Success)
+}
+
+/// `cmpx validate --against OLD`: every tool present on both sides, what changed in its
+/// surface and whether its version covers that. A version that does not exits 1.
+pub fn against(mode: Mode, paths: &[PathBuf], old: &Path) -> Result<ExitCode, Error> {
+    let new = current(paths)?;
+    let old = lock::load(old).map_err(|e| Error::Invalid(vec![e]))?;
+    let lock::Comparison {
+        verdicts,
+        added,
+        missing,
+    } = lock::compare(&old, &new);
+    let problems: Vec<&str> = verdicts
+        .iter()
+        .filter_map(|v| v.problem.as_deref())
+        .collect();
+    if mode.is_json() {
+        output::print_value(
+            mode,
+            &json!({ "valid": problems.is_empty(), "compared": verdicts.len(),
+                     "changed": verdicts.iter().filter(|v| !v.changes.is_empty() || v.problem.is_some()).collect::<Vec<_>>(),
+                     "added": added, "missing": missing }),
+        );
+    } else {
+        for v in verdicts.iter().filter(|v| !v.changes.is_empty()) {
+            crate::outln!("{} {} -> {}:", v.tool, v.from, v.to);
+            for c in &v.changes {
+                let size = match c.bump {
+                    Bump::Major => "breaking",
+                    Bump::Minor => "additive",
+                    Bump::None => "other",
+                };
+                crate::outln!("  {size}: {}", crate::text::escape_control(&c.what));
+            }
+        }
+        for p in &problems {
+            crate::outln!("{}", crate::text::escape_control(p));
+        }
+        crate::outln!(
+            "{} compared, {} changed, {} problems; {} new, {} not found",
+            verdicts.len(),
+            verdicts.iter().filter(|v| !v.changes.is_empty()).count(),
+            problems.len(),
+            added.len(),
+            missing.len()
+        );
+    }
+    Ok(if problems.is_empty() {
+        ExitCode::Success
+    } else {
+        ExitCode::ToolFailed
+    })
+}
+
+/// The surfaces of what the paths name (definition files, folders, roots), or the catalogue's.
+fn current(paths: &[PathBuf]) -> Result<lock::Lock, Error> {
+    if paths.is_empty() {
+        return Ok(lock::of_catalogue());
+    }
+    let mut out = lock::Lock::new();
+    let mut problems = Vec::new();
+    for path in paths {
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_dir()) {
+            match definition(path) {
+                Ok(def) => {
+                    let cap = crate::cmp::mapping::capability(&def);
+                    out.insert(
+                        def.id.clone(),
+                        crate::versioning::surface::of(def.version(), &cap),
+                    );
+                }
+                Err(e) => problems.push(e),
+            }
+        } else {
+            match lock::load(path) {
+                Ok(found) => out.extend(found),
+                Err(e) => problems.push(e),
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(out)
+    } else {
+        Err(Error::Invalid(problems))
+    }
+}
+
+fn definition(path: &Path) -> Result<ToolDefinition, String> {
+    let bytes =
+        read::read(path, MAX_DEFINITION_BYTES, Links::Follow).map_err(|e| e.describe(path))?;
+    serde_json::from_slice::<ToolDefinition>(&bytes)
+        .map_err(|e| format!("{}: not a valid CTP tool definition: {e}", path.display()))
 }

@@ -26,6 +26,8 @@ pub fn builtin_tool(def: &ToolDefinition) -> Value {
             "idempotentHint": true,
             "openWorldHint": false,
         },
+        // The tool's semver version: a major bump means a breaking change (SPEC.md "Versions").
+        "_meta": { "version": def.version() },
     })
 }
 
@@ -102,6 +104,7 @@ pub fn intent_tool(manifest: &Manifest, intent: &Intent, index: usize) -> Value 
             "idempotentHint": effects.idempotent,
             "openWorldHint": effects.open_world,
         },
+        "_meta": { "version": manifest.version },
     })
 }
 

@@ -89,6 +89,8 @@ fn operation(def: &ToolDefinition) -> Value {
         "summary": def.name,
         "description": super::description_for_agents(def),
         "tags": [def.category],
+        // Each tool's own semver version; info.version is the catalogue's.
+        "x-version": def.version(),
         "requestBody": {
             "required": true,
             "content": {

@@ -17,6 +17,7 @@ pub fn markdown(def: &ToolDefinition) -> String {
     output(&mut out, def);
     errors(&mut out, def);
     idempotency(&mut out, def);
+    version(&mut out, def);
     examples(&mut out, def);
     security(&mut out, def);
     out.truncate(out.trim_end().len());
@@ -31,9 +32,8 @@ fn purpose(out: &mut String, def: &ToolDefinition) {
     }
     let _ = writeln!(
         out,
-        "- Category: {}\n- Version: {}\n- Tags: {}",
+        "- Category: {}\n- Tags: {}",
         def.category,
-        def.version(),
         def.tags.join(", ")
     );
     if !def.related_tools.is_empty() {
@@ -209,6 +209,18 @@ fn idempotency(out: &mut String, def: &ToolDefinition) {
              (`metadata.executionTime` varies.)\n\n",
         );
     }
+}
+
+/// The version and what a change of it promises (the rule `cmpx validate --against` checks).
+fn version(out: &mut String, def: &ToolDefinition) {
+    let _ = writeln!(
+        out,
+        "## Version\n\n{} (semver). A breaking change to the parameters or the output (a \
+         parameter removed, renamed or newly required, a changed type, a removed option or \
+         output field) takes a new major version; an addition takes a new minor version. \
+         `cmpx validate --against OLD` checks this against an earlier lock or CMP folder.\n",
+        def.version()
+    );
 }
 
 fn examples(out: &mut String, def: &ToolDefinition) {
