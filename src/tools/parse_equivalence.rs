@@ -296,8 +296,8 @@ fn xml_formatter_keeps_the_tree() {
         let mode = rng.pick(&["beautify", "minify"]);
         let indent = rng.pick(&["2", "4", "tab"]);
         let remove = rng.below(3) == 0;
-        let args =
-            json!({"input": input, "mode": mode, "indent": indent, "removeComments": remove});
+        let split = rng.below(2) == 0;
+        let args = json!({"input": input, "mode": mode, "indent": indent, "removeComments": remove, "attributePerLine": split});
         let expected = match xml_tree(&input, !remove) {
             Ok(t) => t,
             Err(e) => {
