@@ -65,6 +65,7 @@ mod measure;
 mod modular;
 mod network;
 mod numbers;
+mod oid;
 mod otp;
 mod passwords;
 mod pattern;
