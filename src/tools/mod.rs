@@ -28,6 +28,7 @@ mod color;
 mod compression;
 mod cron;
 mod css;
+mod css_layout;
 mod dates;
 mod detect;
 mod diff;
