@@ -36,7 +36,8 @@ fn duration_formatter(args: &Args) -> ToolOutcome {
     let mut data = json!({
         "output": "",
         "milliseconds": ms,
-        "seconds": ms as f64 / 1000.0,
+        // Whole seconds as an integer ("9000", not "9000.0").
+        "seconds": if ms % 1000 == 0 { json!(ms / 1000) } else { json!(ms as f64 / 1000.0) },
         "short": parts.short(max_units),
         "long": parts.long(max_units),
         "iso8601": iso8601(ms, largest),
@@ -454,12 +455,33 @@ mod tests {
         assert_eq!(data["long"], "1 hour, 2 minutes, 3 seconds");
         assert_eq!(data["iso8601"], "PT1H2M3S");
         assert_eq!(data["clock"], "01:02:03");
-        assert_eq!(data["seconds"], 3723.0);
+        assert_eq!(data["seconds"], 3723);
+        assert_eq!(data["seconds"].to_string(), "3723");
         let iso = run_ok(
             "duration-formatter",
             json!({"input": "3723000", "format": "iso8601"}),
         );
         assert_eq!(iso["output"], "PT1H2M3S");
+    }
+
+    #[test]
+    fn seconds_are_integers_when_whole() {
+        let whole = run_ok(
+            "duration-formatter",
+            json!({"input": "2.5h", "format": "seconds"}),
+        );
+        assert_eq!(whole["output"], "9000");
+        assert_eq!(whole["seconds"].to_string(), "9000");
+        let part = run_ok(
+            "duration-formatter",
+            json!({"input": "1500", "format": "seconds"}),
+        );
+        assert_eq!(part["output"], "1.5");
+        let zero = run_ok(
+            "duration-formatter",
+            json!({"input": "0", "format": "seconds"}),
+        );
+        assert_eq!(zero["output"], "0");
     }
 
     // Go's time.ParseDuration documentation examples and ISO 8601 (RFC 3339 Appendix A) forms.

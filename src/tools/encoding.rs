@@ -23,6 +23,9 @@ pub const TOOLS: &[(&str, ToolFn)] = &[
 
 fn base64_encoder(args: &Args) -> ToolOutcome {
     let input = args.str("input")?;
+    if args.flag("perLine") {
+        return base64_per_line(args, input);
+    }
     match plan_base64(args, Chunks::text(input)).map_err(stop_error)? {
         Some(plan) => run_in_memory(plan),
         None => Err(ToolError::invalid("unsupported Base64 arguments")),
@@ -32,6 +35,10 @@ fn base64_encoder(args: &Args) -> ToolOutcome {
 /// Encode: a single pass. Decode: one pass decodes to find the alphabet, the length, and whether the bytes are text
 /// (returned as they are) or binary (returned as standard Base64); the second writes them.
 pub fn plan_base64<'a>(args: &Args, input: Chunks<'a>) -> Result<Option<Plan<'a>>, Stop> {
+    if args.flag("perLine") {
+        // Lines are text: the ordinary call reads the whole input.
+        return Ok(None);
+    }
     let mode = args.str("mode")?;
     if mode == "decode" {
         let (url_safe, (len, text)) = b64::decode_detecting(
@@ -84,6 +91,55 @@ pub fn plan_base64<'a>(args: &Args, input: Chunks<'a>) -> Result<Option<Plan<'a>
             emit,
         },
     }))
+}
+
+/// Each line encoded or decoded on its own, its line ending (LF, CRLF or CR, see
+/// `line_breaks`) kept as it was. Decoded lines must be text: bytes that are not UTF-8 have no
+/// place between line breaks.
+fn base64_per_line(args: &Args, input: &str) -> ToolOutcome {
+    let mode = args.str("mode")?;
+    let mut out = String::with_capacity(input.len() * 4 / 3 + 4);
+    if mode == "decode" {
+        for (n, (line, ending)) in super::line_breaks::lines_with_endings(input)
+            .into_iter()
+            .enumerate()
+        {
+            let bytes = b64::decode_str("input", line)
+                .map_err(|e| ToolError::invalid(format!("line {}: {}", n + 1, e.message)))?;
+            let text = String::from_utf8(bytes).map_err(|_| {
+                ToolError::invalid(format!(
+                    "line {}: the decoded bytes are not UTF-8 text; decode it without perLine to get them as Base64",
+                    n + 1
+                ))
+            })?;
+            out.push_str(&text);
+            out.push_str(ending);
+        }
+        let fields = fields(&[("mode", mode), ("outputEncoding", "utf-8")]);
+        return Ok(super::data::with_output(out, Value::Object(fields)));
+    }
+    if args.usize("lineLength")? != 0 {
+        return Err(ToolError::invalid(
+            "lineLength cannot be combined with perLine: wrapping would split each encoded line over several",
+        ));
+    }
+    let variant = args.str("variant")?;
+    let encoding = b64::Encoding {
+        url_safe: variant == "urlsafe",
+        padding: args.flag("padding"),
+        width: 0,
+    };
+    for (line, ending) in super::line_breaks::lines_with_endings(input) {
+        let mut encoder = b64::Encoder::new(encoding, Vec::new());
+        let encoded = encoder
+            .push(line.as_bytes())
+            .and_then(|()| encoder.finish())
+            .map_err(|e| ToolError::execution(format!("encoding failed: {e}")))?;
+        out.push_str(&String::from_utf8_lossy(&encoded));
+        out.push_str(ending);
+    }
+    let fields = fields(&[("mode", mode), ("variant", variant)]);
+    Ok(super::data::with_output(out, Value::Object(fields)))
 }
 
 fn fields(pairs: &[(&str, &str)]) -> Map<String, Value> {
@@ -431,6 +487,56 @@ mod tests {
     }
 
     // Test strings from RFC 3986 §2 and the WHATWG URL Standard's form serializer.
+    // Expected values from Python: base64.b64encode / urlsafe_b64encode of each line's UTF-8.
+    #[test]
+    fn base64_per_line_encodes_each_line_keeping_its_ending() {
+        let out = |input: &str, extra: serde_json::Value| {
+            let mut args = json!({"input": input, "perLine": true});
+            args.as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            run_ok("base64-encoder", args)
+        };
+        let data = out("hello\r\n\nwörld\ra?b>", json!({}));
+        assert_eq!(data["output"], "aGVsbG8=\r\n\nd8O2cmxk\rYT9iPg==");
+        assert_eq!(data["variant"], "standard");
+        assert_eq!(
+            out(
+                "hello\na?b>\n",
+                json!({"variant": "urlsafe", "padding": false})
+            )["output"],
+            "aGVsbG8\nYT9iPg\n"
+        );
+        let back = out("aGVsbG8=\r\n\nd8O2cmxk\rYT9iPg", json!({"mode": "decode"}));
+        assert_eq!(back["output"], "hello\r\n\nwörld\ra?b>");
+        assert_eq!(back["outputEncoding"], "utf-8");
+    }
+
+    #[test]
+    fn base64_per_line_errors_name_the_line() {
+        let (code, message) = run_err(
+            "base64-encoder",
+            json!({"input": "aGVsbG8=\nnot base64!", "mode": "decode", "perLine": true}),
+        );
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(message.starts_with("line 2: "), "{message}");
+        let (code, message) = run_err(
+            "base64-encoder",
+            json!({"input": "aGk=\n/w==", "mode": "decode", "perLine": true}),
+        );
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert_eq!(
+            message,
+            "line 2: the decoded bytes are not UTF-8 text; decode it without perLine to get them as Base64"
+        );
+        let (code, message) = run_err(
+            "base64-encoder",
+            json!({"input": "a\nb", "perLine": true, "lineLength": 76}),
+        );
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(message.starts_with("lineLength cannot be combined with perLine"));
+    }
+
     #[test]
     fn url_encoder_per_line_matches_python_quote() {
         let input = "a b&c\r\nhttps://x.example/é?q=1\rlast/one\n";

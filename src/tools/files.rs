@@ -131,6 +131,7 @@ fn base64_file_encoder(args: &Args) -> ToolOutcome {
             _ => (sniffed.mime.to_string(), "detected"),
         },
     };
+    let extension = extension_for(&mime, args.opt_str("fileName"), &sniffed);
     let encoded = STANDARD.encode(&bytes);
     let width = args.usize("lineLength")?;
     let output = if width == 0 {
@@ -143,10 +144,62 @@ fn base64_file_encoder(args: &Args) -> ToolOutcome {
         "dataUri": format!("data:{mime};base64,{encoded}"),
         "mimeType": mime,
         "mimeSource": source,
-        "extension": sniffed.extension,
+        "extension": extension,
         "size": bytes.len(),
         "mode": mode,
     }))
+}
+
+/// The file extension for the MIME type the result reports, so the two always agree: the
+/// sniffed one when the types match, the file name's when it maps to that type, else the
+/// type's usual extension ("bin" when it has none).
+fn extension_for(mime: &str, file_name: Option<&str>, sniffed: &Sniffed) -> String {
+    let essence = mime
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    if essence == sniffed.mime {
+        return sniffed.extension.to_string();
+    }
+    if let Some(ext) = file_name
+        .and_then(|n| std::path::Path::new(n.trim()).extension())
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        && mime_guess::from_ext(&ext)
+            .iter()
+            .any(|m| m.essence_str() == essence)
+    {
+        return ext;
+    }
+    // mime_guess lists a type's extensions alphabetically (image/jpeg: jfif first), so the
+    // common choice for the ambiguous ones is named here.
+    const USUAL: &[(&str, &str)] = &[
+        ("text/plain", "txt"),
+        ("image/jpeg", "jpg"),
+        ("text/javascript", "js"),
+        ("application/javascript", "js"),
+        ("audio/mpeg", "mp3"),
+        ("image/svg+xml", "svg"),
+        ("application/octet-stream", "bin"),
+        ("image/x-icon", "ico"),
+        ("text/markdown", "md"),
+        ("application/xml", "xml"),
+        ("text/xml", "xml"),
+        ("video/mp4", "mp4"),
+        ("image/tiff", "tif"),
+    ];
+    if let Some((_, ext)) = USUAL.iter().find(|(m, _)| *m == essence) {
+        return ext.to_string();
+    }
+    let known = mime_guess::get_mime_extensions_str(&essence).unwrap_or_default();
+    let subtype = essence.split('/').nth(1).unwrap_or("");
+    known
+        .iter()
+        .find(|e| **e == subtype)
+        .or_else(|| known.first())
+        .map_or_else(|| "bin".to_string(), |e| e.to_string())
 }
 
 /// A MIME type as RFC 2045 writes it: type "/" subtype, optionally followed by parameters.
@@ -245,11 +298,12 @@ fn decode_file(args: &Args) -> ToolOutcome {
         None => sniffed.mime.to_string(),
     };
     let text = std::str::from_utf8(&bytes).ok().map(str::to_string);
+    let extension = extension_for(&mime, None, &sniffed);
     Ok(json!({
         "output": STANDARD.encode(&bytes),
         "mimeType": mime,
         "detectedMimeType": detected,
-        "extension": sniffed.extension,
+        "extension": extension,
         "size": bytes.len(),
         "text": text,
         "mode": "decode",
@@ -346,6 +400,47 @@ mod tests {
             wrapped["dataUri"],
             "data:text/plain;base64,Zm9vYmFyZm9vYmFy"
         );
+    }
+
+    // Python's mimetypes.guess_type agrees on each pair (logo.svg: image/svg+xml, etc.).
+    #[test]
+    fn extension_always_matches_the_mime_type() {
+        let svg = b64(b"<svg xmlns=\"http://www.w3.org/2000/svg\"/>");
+        let named = run_ok(
+            "base64-file-encoder",
+            json!({"file": svg, "fileName": "logo.svg"}),
+        );
+        assert_eq!(named["mimeType"], "image/svg+xml");
+        assert_eq!(named["extension"], "svg");
+        let css = run_ok(
+            "base64-file-encoder",
+            json!({"file": b64(b"a{}"), "fileName": "Site.CSS"}),
+        );
+        assert_eq!(
+            (css["mimeType"].as_str(), css["extension"].as_str()),
+            (Some("text/css"), Some("css"))
+        );
+        let given = run_ok(
+            "base64-file-encoder",
+            json!({"file": b64(b"hi"), "mimeType": "application/json"}),
+        );
+        assert_eq!(given["extension"], "json");
+        let jpeg = run_ok(
+            "base64-file-encoder",
+            json!({"file": PNG_1X1, "mimeType": "image/jpeg"}),
+        );
+        assert_eq!(jpeg["extension"], "jpg");
+        let odd = run_ok(
+            "base64-file-encoder",
+            json!({"file": b64(b"hi"), "mimeType": "application/x-made-up"}),
+        );
+        assert_eq!(odd["extension"], "bin");
+        let declared = run_ok(
+            "base64-file-encoder",
+            json!({"mode": "decode", "input": "data:text/csv;base64,YSxiCjEsMgo="}),
+        );
+        assert_eq!(declared["mimeType"], "text/csv");
+        assert_eq!(declared["extension"], "csv");
     }
 
     // RFC 2397 §4 examples.

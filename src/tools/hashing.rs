@@ -7,7 +7,7 @@ use super::data::with_output;
 use super::streaming::{Output, Plan, run_in_memory, stop_error};
 use crate::ctp::{ToolError, ToolOutcome};
 use base64::Engine;
-use base64::engine::general_purpose::STANDARD;
+use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use digest::Digest;
 use hmac::{Hmac, KeyInit, Mac, SimpleHmac};
 use serde_json::{Map, Value, json};
@@ -115,6 +115,11 @@ fn digest<E: From<ToolError>>(
 ) -> Result<(String, Map<String, Value>), E> {
     let algorithm = args.str("algorithm")?;
     let encoding = args.str("outputEncoding")?;
+    // Decoded before any input is read, so a malformed digest fails fast.
+    let expected = args
+        .opt_str("expected")
+        .map(|e| decode_expected("expected", "digest", e))
+        .transpose()?;
     let chosen: Vec<(&str, NewHasher)> =
         if algorithm == "all" {
             HASHES.to_vec()
@@ -138,18 +143,39 @@ fn digest<E: From<ToolError>>(
     if algorithm != "all" {
         fields.insert("bits".into(), json!(digests[0].len() * 8));
         fields.insert("inputBytes".into(), json!(bytes));
+        if let Some(expected) = &expected {
+            fields.insert("matches".into(), json!(same_digest(&digests[0], expected)));
+        }
         return Ok((encode_output(&digests[0], encoding), fields));
     }
     let mut hashes = Map::new();
     let mut lines = Vec::new();
+    let mut matched = None;
     for ((name, _), digest) in chosen.iter().zip(&digests) {
         let text = encode_output(digest, encoding);
         lines.push(format!("{name}: {text}"));
         hashes.insert(name.to_string(), Value::String(text));
+        if let Some(expected) = &expected
+            && same_digest(digest, expected)
+            && matched.is_none()
+        {
+            matched = Some(*name);
+        }
     }
     fields.insert("hashes".into(), Value::Object(hashes));
     fields.insert("inputBytes".into(), json!(bytes));
+    if expected.is_some() {
+        fields.insert("matches".into(), json!(matched.is_some()));
+        fields.insert("matchedAlgorithm".into(), json!(matched));
+    }
     Ok((lines.join("\n"), fields))
+}
+
+/// Compares a digest with the expected one in constant time (for equal lengths), so a
+/// comparison used to check a secret-derived digest leaks nothing through its timing.
+fn same_digest(digest: &[u8], expected: &[u8]) -> bool {
+    use subtle::ConstantTimeEq;
+    digest.len() == expected.len() && bool::from(digest.ct_eq(expected))
 }
 
 fn mac_with<M: Mac + KeyInit + Clone>(
@@ -189,7 +215,10 @@ fn hmac_generator(args: &Args) -> ToolOutcome {
     )?;
     let algorithm = args.str("algorithm")?;
     let encoding = args.str("outputEncoding")?;
-    let expected = args.opt_str("expected").map(decode_expected).transpose()?;
+    let expected = args
+        .opt_str("expected")
+        .map(|e| decode_expected("expected", "MAC", e))
+        .transpose()?;
     let f = MACS
         .iter()
         .find(|(name, _)| *name == algorithm)
@@ -207,17 +236,25 @@ fn hmac_generator(args: &Args) -> ToolOutcome {
     Ok(out)
 }
 
-/// An expected MAC given as hex (any case, whitespace ignored) or Base64.
-fn decode_expected(text: &str) -> Result<Vec<u8>, ToolError> {
+/// An expected digest or MAC given as hex (any case, whitespace ignored) or Base64 (standard
+/// or URL-safe, padded or not). Hex is tried first: an even run of hex digits as long as a
+/// digest is never also the Base64 of one of the same size.
+fn decode_expected(name: &str, what: &str, text: &str) -> Result<Vec<u8>, ToolError> {
     let compact: String = text.chars().filter(|c| !c.is_ascii_whitespace()).collect();
-    let compact = compact.strip_prefix("0x").unwrap_or(&compact);
+    let compact = compact
+        .strip_prefix("0x")
+        .or_else(|| compact.strip_prefix("0X"))
+        .unwrap_or(&compact);
     if compact.bytes().all(|b| b.is_ascii_hexdigit())
         && let Ok(bytes) = hex::decode(compact)
     {
         return Ok(bytes);
     }
-    decode_base64_param("expected", compact).map_err(|_| {
-        ToolError::invalid("parameter 'expected' must be the MAC in hexadecimal or Base64")
+    decode_base64_param(name, compact).map_err(|_| {
+        ToolError::invalid(format!(
+            "parameter '{name}' must be the {what} in hexadecimal or Base64; '{}' is neither",
+            crate::text::preview(text, 40)
+        ))
     })
 }
 
@@ -245,10 +282,14 @@ pub(crate) fn decode_input<'a>(
     }
 }
 
+/// A digest as text. `binary` is its bits as '0'/'1' digits (it-tools' "binary"); raw bytes
+/// have no place in a JSON result.
 fn encode_output(bytes: &[u8], encoding: &str) -> String {
     match encoding {
         "hex-upper" => hex::encode_upper(bytes),
         "base64" => STANDARD.encode(bytes),
+        "base64url" => URL_SAFE_NO_PAD.encode(bytes),
+        "binary" => bytes.iter().map(|b| format!("{b:08b}")).collect(),
         _ => hex::encode(bytes),
     }
 }
@@ -394,6 +435,79 @@ mod tests {
         assert_eq!(
             data["output"],
             "2d3adedff11b61f14c886e35afa036736dcd87a74d27b5c1510225d0f592e213"
+        );
+    }
+
+    // Expected values from Python's hashlib and base64 (base64.urlsafe_b64encode, unpadded).
+    #[test]
+    fn base64url_and_binary_digests() {
+        let url = run_ok(
+            "hash-generator",
+            json!({"input": "abc", "outputEncoding": "base64url"}),
+        );
+        assert_eq!(url["output"], "ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0");
+        let bits = run_ok(
+            "hash-generator",
+            json!({"input": "", "algorithm": "md5", "outputEncoding": "binary"}),
+        );
+        assert_eq!(
+            bits["output"],
+            "11010100000111011000110011011001100011110000000010110010000001001110100110000000000010011001100011101100111110000100001001111110"
+        );
+        assert_eq!(bits["bits"], 128);
+    }
+
+    #[test]
+    fn expected_digest_is_compared_in_any_form() {
+        let check = |expected: &str| {
+            run_ok(
+                "hash-generator",
+                json!({"input": "abc", "expected": expected}),
+            )["matches"]
+                .clone()
+        };
+        let hex = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+        assert_eq!(check(hex), true);
+        assert_eq!(check(&hex.to_uppercase()), true);
+        assert_eq!(check(&format!("0x{hex}")), true);
+        assert_eq!(check("ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0="), true);
+        assert_eq!(check("ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0"), true);
+        // One digit off, and a digest of another size (SHA-1 of 'abc').
+        assert_eq!(
+            check("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ae"),
+            false
+        );
+        assert_eq!(check("a9993e364706816aba3e25717850c26c9cd0d89d"), false);
+        let plain = run_ok("hash-generator", json!({"input": "abc"}));
+        assert_eq!(plain.get("matches"), None);
+    }
+
+    #[test]
+    fn expected_digest_with_all_names_the_algorithm() {
+        let found = run_ok(
+            "hash-generator",
+            json!({"input": "abc", "algorithm": "all", "expected": "A9993E364706816ABA3E25717850C26C9CD0D89D"}),
+        );
+        assert_eq!(found["matches"], true);
+        assert_eq!(found["matchedAlgorithm"], "sha1");
+        let none = run_ok(
+            "hash-generator",
+            json!({"input": "abc", "algorithm": "all", "expected": "00112233"}),
+        );
+        assert_eq!(none["matches"], false);
+        assert_eq!(none["matchedAlgorithm"], Value::Null);
+    }
+
+    #[test]
+    fn expected_digest_must_be_hex_or_base64() {
+        let (code, message) = run_err(
+            "hash-generator",
+            json!({"input": "abc", "expected": "not a digest!"}),
+        );
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert_eq!(
+            message,
+            "parameter 'expected' must be the digest in hexadecimal or Base64; 'not a digest!' is neither"
         );
     }
 

@@ -1168,9 +1168,11 @@ impl Walker {
                 node.insert("value".into(), Value::Null);
                 String::new()
             }
-            6 => match Oid::from_ber(element) {
-                Ok((_, o)) => {
-                    let dotted = o.to_id_string();
+            6 => match Oid::from_ber(element)
+                .ok()
+                .and_then(|(_, o)| super::oid::dotted(content).ok().map(|d| (o, d)))
+            {
+                Some((o, dotted)) => {
                     let (sn, description) = oid_names(&o);
                     let shown = match (&sn, &description) {
                         (_, Some(d)) if d.starts_with("X509v3 ") => d.clone(),
@@ -1182,7 +1184,7 @@ impl Walker {
                     node.insert("oidDescription".into(), json!(description));
                     format!(":{shown}")
                 }
-                Err(_) => {
+                None => {
                     node.insert("hex".into(), json!(hex::encode(content)));
                     node.insert("error".into(), json!("malformed OBJECT IDENTIFIER"));
                     String::from(":BAD OBJECT")
@@ -1237,23 +1239,13 @@ impl Walker {
 fn oid_mode(input: &str) -> ToolOutcome {
     let t = input.trim();
     let looks_dotted = t.contains('.') && t.chars().all(|c| c.is_ascii_digit() || c == '.');
-    let (o, der) = if looks_dotted {
-        // X.660: the first arc is 0, 1 or 2, and under 0 and 1 the second is below 40.
-        let arcs: Vec<u64> = t.split('.').filter_map(|a| a.parse().ok()).collect();
-        let valid_arcs = arcs.len() == t.split('.').count()
-            && arcs.len() >= 2
-            && arcs[0] <= 2
-            && (arcs[0] == 2 || arcs[1] < 40);
-        let o: Oid = t.parse().ok().filter(|_| valid_arcs).ok_or_else(|| {
-            ToolError::invalid(format!(
-                "'{t}' is not a valid OID: the first arc must be 0, 1 or 2 and the second below 40 under 0 and 1"
-            ))
-        })?;
+    let (content, der) = if looks_dotted {
+        let content = super::oid::encode(t)
+            .map_err(|why| ToolError::invalid(format!("'{t}' is not a valid OID: {why}")))?;
         let mut der = vec![6u8];
-        let content = o.as_bytes();
         der.extend(length_bytes(content.len()));
-        der.extend(content);
-        (o, der)
+        der.extend(&content);
+        (content, der)
     } else {
         let bytes = read_blocks(t, "hex")?.remove(0).der;
         // With the 06 tag and length, or the bare content octets.
@@ -1269,13 +1261,11 @@ fn oid_mode(input: &str) -> ToolOutcome {
         };
         let (_, o) =
             Oid::from_ber(&full).map_err(|e| der_error("not a DER OBJECT IDENTIFIER", e))?;
-        let o = o.to_owned();
-        if o.iter().is_none() {
-            return Err(ToolError::invalid("the OID has an arc larger than 64 bits"));
-        }
-        (o, full)
+        (o.as_bytes().to_vec(), full)
     };
-    let dotted = o.to_id_string();
+    let dotted = super::oid::dotted(&content)
+        .map_err(|why| ToolError::invalid(format!("not a DER OBJECT IDENTIFIER: {why}")))?;
+    let o = Oid::new(std::borrow::Cow::Borrowed(&content));
     let (sn, description) = oid_names(&o);
     let spaced = der
         .iter()
@@ -1287,7 +1277,7 @@ fn oid_mode(input: &str) -> ToolOutcome {
         "oid": dotted,
         "der": spaced,
         "derHex": hex::encode_upper(&der),
-        "contentHex": hex::encode_upper(o.as_bytes()),
+        "contentHex": hex::encode_upper(&content),
         "name": sn,
         "description": description,
     }))
@@ -1762,6 +1752,39 @@ JMEhAphE8hxc2czw==
             json!({"input": "2B0601050507030A", "mode": "oid"}),
         );
         assert_eq!(d["oid"], "1.3.6.1.5.5.7.3.10");
+    }
+
+    // `openssl asn1parse` prints 2.999.1 for 06 03 88 37 01 and 2.25.3298…918 for the UUID
+    // OID (X.667); the first subidentifier needs more than one octet in both.
+    #[test]
+    fn asn1_oids_with_large_first_subidentifiers() {
+        let d = run_ok("asn1-parser", json!({"input": "3007060388370105 00"}));
+        assert_eq!(d["nodes"][1]["value"], "2.999.1");
+        assert!(
+            d["output"]
+                .as_str()
+                .unwrap()
+                .contains("OBJECT            :2.999.1")
+        );
+        let d = run_ok("asn1-parser", json!({"input": "2.999.1", "mode": "oid"}));
+        assert_eq!(d["output"], "06 03 88 37 01");
+        assert_eq!(d["contentHex"], "883701");
+        let d = run_ok(
+            "asn1-parser",
+            json!({"input": "06 03 88 37 01", "mode": "oid"}),
+        );
+        assert_eq!(d["oid"], "2.999.1");
+        let uuid = "2.25.329800735698586629295641978511506172918";
+        let d = run_ok("asn1-parser", json!({"input": uuid, "mode": "oid"}));
+        assert_eq!(d["derHex"], "06146983F09DA7EBCFDEE0C7A1A7B2C0948CC8F9D776");
+        let back = run_ok("asn1-parser", json!({"input": d["derHex"], "mode": "oid"}));
+        assert_eq!(back["oid"], uuid);
+        let (code, msg) = run_err("asn1-parser", json!({"input": "1.40.3", "mode": "oid"}));
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert_eq!(
+            msg,
+            "'1.40.3' is not a valid OID: under arc 1 the second arc must be below 40"
+        );
     }
 
     #[test]

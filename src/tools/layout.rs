@@ -12,14 +12,56 @@ use comfy_table::{
 use regex::Regex;
 use serde_json::{Value, json};
 use std::sync::OnceLock;
+use textwrap::core::Word;
 use textwrap::core::display_width;
-use textwrap::{Options, WrapAlgorithm};
+use textwrap::{Options, WordSeparator, WordSplitter, WrapAlgorithm};
 
 pub const TOOLS: &[(&str, ToolFn)] = &[
     ("text-wrapper", text_wrapper),
     ("line-numberer", line_numberer),
     ("table-formatter", table_formatter),
 ];
+
+/// A URL or email address, which a line break would turn into two broken links.
+fn is_link(word: &str) -> bool {
+    let lower = word.to_ascii_lowercase();
+    lower.contains("://")
+        || lower.starts_with("www.")
+        || lower.starts_with("mailto:")
+        || (lower.contains('@') && lower.contains('.'))
+}
+
+/// Where a word may break after a hyphen (textwrap's default), except inside a link.
+fn split_points_outside_urls(word: &str) -> Vec<usize> {
+    if is_link(word) {
+        Vec::new()
+    } else {
+        WordSplitter::HyphenSplitter.split_points(word)
+    }
+}
+
+/// Words as textwrap's default (Unicode line-break opportunities, so CJK text and "a/b" can
+/// break), except that a link between spaces stays one word: UAX #14 allows breaks after the
+/// '/' and '-' in a URL.
+fn words_keeping_links(line: &str) -> Box<dyn Iterator<Item = Word<'_>> + '_> {
+    Box::new(
+        WordSeparator::AsciiSpace
+            .find_words(line)
+            .flat_map(|w| -> Vec<Word<'_>> {
+                if is_link(w.word) {
+                    return vec![w];
+                }
+                let mut parts: Vec<Word<'_>> = WordSeparator::UnicodeBreakProperties
+                    .find_words(w.word)
+                    .collect();
+                match parts.last_mut() {
+                    Some(last) => last.whitespace = w.whitespace,
+                    None => return vec![w],
+                }
+                parts
+            }),
+    )
+}
 
 /// The line ending the text mostly uses, for joining lines the tool creates.
 fn line_ending(text: &str) -> &'static str {
@@ -69,7 +111,9 @@ fn text_wrapper(args: &Args) -> ToolOutcome {
             .break_words(args.flag("breakWords"))
             .initial_indent(args.opt_str("initialIndent").unwrap_or_default())
             .subsequent_indent(args.opt_str("subsequentIndent").unwrap_or_default())
-            .wrap_algorithm(algorithm);
+            .wrap_algorithm(algorithm)
+            .word_separator(WordSeparator::Custom(words_keeping_links))
+            .word_splitter(WordSplitter::Custom(split_points_outside_urls));
         let wrap = |text: &str| -> Vec<String> {
             textwrap::wrap(text, &options)
                 .into_iter()
@@ -534,6 +578,28 @@ mod tests {
                 json!({"width": 5, "breakWords": false})
             ),
             "Supercalifragilistic\nis\nlong"
+        );
+    }
+
+    #[test]
+    fn urls_are_never_split_at_hyphens() {
+        let text = "see https://my-long-site.example.com/some-path-here or mail first-last@my-site.org for more well-known things";
+        assert_eq!(
+            output_with(
+                "text-wrapper",
+                text,
+                json!({"width": 20, "breakWords": false})
+            ),
+            "see\nhttps://my-long-site.example.com/some-path-here\nor mail\nfirst-last@my-site.org\nfor more well-known\nthings"
+        );
+        // Ordinary hyphenated words still break after a hyphen when they must.
+        assert_eq!(
+            output_with(
+                "text-wrapper",
+                "a state-of-the-art idea",
+                json!({"width": 12, "breakWords": false})
+            ),
+            "a state-of-\nthe-art idea"
         );
     }
 

@@ -153,7 +153,26 @@ fn password_strength_analyzer(args: &Args) -> ToolOutcome {
     let entropy = zxcvbn::zxcvbn(password, &user_inputs);
     let score = u8::from(entropy.score());
     let times = entropy.crack_times();
-    let crack = |t: CrackTimeSeconds| {
+    let saturated = entropy.guesses() == u64::MAX;
+    // zxcvbn reads 100 characters at most, which keeps the sum far below f64's 1e308.
+    let log10 = if saturated {
+        unsaturated_guesses_log10(&entropy, password).min(300.0)
+    } else {
+        entropy.guesses_log10()
+    };
+    // Exact while zxcvbn's count holds; past u64 a float (serde_json writes e.g. 1e30).
+    let guesses = if saturated {
+        json!(10f64.powf(log10))
+    } else {
+        json!(entropy.guesses())
+    };
+    // Attempts per second of each scenario, as zxcvbn's time_estimates define them.
+    let crack = |t: CrackTimeSeconds, per_second: f64| {
+        let t = if saturated {
+            CrackTimeSeconds::Float(10f64.powf(log10) / per_second)
+        } else {
+            t
+        };
         let seconds = match t {
             CrackTimeSeconds::Integer(i) => json!(i),
             CrackTimeSeconds::Float(f) => json!(f),
@@ -183,13 +202,13 @@ fn password_strength_analyzer(args: &Args) -> ToolOutcome {
     Ok(json!({
         "score": score,
         "strength": STRENGTH[usize::from(score.min(4))],
-        "guesses": entropy.guesses(),
-        "guessesLog10": round2(entropy.guesses_log10()),
+        "guesses": guesses,
+        "guessesLog10": round2(log10),
         "crackTimes": {
-            "onlineThrottled": crack(times.online_throttling_100_per_hour()),
-            "onlineUnthrottled": crack(times.online_no_throttling_10_per_second()),
-            "offlineSlowHash": crack(times.offline_slow_hashing_1e4_per_second()),
-            "offlineFastHash": crack(times.offline_fast_hashing_1e10_per_second()),
+            "onlineThrottled": crack(times.online_throttling_100_per_hour(), 1.0 / 36.0),
+            "onlineUnthrottled": crack(times.online_no_throttling_10_per_second(), 10.0),
+            "offlineSlowHash": crack(times.offline_slow_hashing_1e4_per_second(), 1e4),
+            "offlineFastHash": crack(times.offline_fast_hashing_1e10_per_second(), 1e10),
         },
         "feedback": { "warning": warning, "suggestions": suggestions },
         "length": length,
@@ -204,6 +223,30 @@ fn password_strength_analyzer(args: &Args) -> ToolOutcome {
         "entropyBits": round2(entropy_bits),
         "sequence": sequence,
     }))
+}
+
+/// log10 of zxcvbn's guesses for the match sequence it chose, summed in logarithms.
+/// zxcvbn-rs counts in a u64 that saturates at 1.8e19 (a 20-character random password), after
+/// which its guesses, their log and the crack times stop growing. Its formula is
+/// l!·∏ guesses(match) + 10000^(l−1) for a sequence of l matches; a brute-force match of n
+/// characters is 10^n guesses (at least 11 for one character, 51 for more).
+fn unsaturated_guesses_log10(entropy: &zxcvbn::Entropy, password: &str) -> f64 {
+    let sequence = entropy.sequence();
+    let l = sequence.len();
+    if l == 0 || password.is_empty() {
+        return entropy.guesses_log10();
+    }
+    let mut product: f64 = (1..=l).map(|k| (k as f64).log10()).sum();
+    for m in sequence {
+        let n = m.token.chars().count();
+        product += match m.pattern {
+            MatchPattern::BruteForce => (n as f64).max(if n == 1 { 11f64 } else { 51f64 }.log10()),
+            _ => (m.guesses.unwrap_or(1).max(1) as f64).log10(),
+        };
+    }
+    let additive = if l == 1 { 0.0 } else { 4.0 * (l - 1) as f64 };
+    let (high, low) = (product.max(additive), product.min(additive));
+    high + (1.0 + 10f64.powf(low - high)).log10()
 }
 
 const STRENGTH: [&str; 5] = ["very weak", "weak", "fair", "strong", "very strong"];
@@ -502,6 +545,53 @@ mod tests {
         assert_eq!(strong["charsetSize"], 26);
         let keyboard = run_ok("password-strength-analyzer", json!({"password": "qwerty"}));
         assert_eq!(keyboard["score"], 0);
+    }
+
+    // zxcvbn-rs's u64 saturates at 1.8e19; past it the count is redone in logarithms.
+    #[test]
+    fn long_passwords_keep_growing_past_u64() {
+        let random30 = "xq7#Vt!9pL@2zR$w8kY^m4Nc&6bH*j";
+        let d30 = run_ok("password-strength-analyzer", json!({"password": random30}));
+        let d40 = run_ok(
+            "password-strength-analyzer",
+            json!({"password": format!("{random30}Qe%3uJd!0G")}),
+        );
+        let (g30, g40) = (
+            d30["guessesLog10"].as_f64().unwrap(),
+            d40["guessesLog10"].as_f64().unwrap(),
+        );
+        assert!(g30 > 25.0, "{d30}");
+        assert!(g40 > g30 + 5.0, "{g30} {g40}");
+        let guesses = d40["guesses"].as_f64().unwrap();
+        assert!((guesses.log10() - g40).abs() < 0.01, "{guesses} {g40}");
+        let fast = d40["crackTimes"]["offlineFastHash"]["seconds"]
+            .as_f64()
+            .unwrap();
+        assert!(
+            (fast - guesses / 1e10).abs() <= guesses / 1e10 * 1e-9,
+            "{fast}"
+        );
+        assert_eq!(d40["crackTimes"]["offlineFastHash"]["display"], "centuries");
+    }
+
+    #[test]
+    fn log_sum_agrees_with_zxcvbn_below_saturation() {
+        for password in [
+            "password",
+            "Tr0ub4dor&3",
+            "correcthorsebatterystaple",
+            "qwerty123!",
+            "a",
+        ] {
+            let entropy = zxcvbn::zxcvbn(password, &[]);
+            assert!(entropy.guesses() < u64::MAX);
+            let ours = super::unsaturated_guesses_log10(&entropy, password);
+            assert!(
+                (ours - entropy.guesses_log10()).abs() < 1e-9,
+                "{password}: {ours} vs {}",
+                entropy.guesses_log10()
+            );
+        }
     }
 
     #[test]

@@ -380,7 +380,7 @@ fn idna_error(domain: &str, strict: bool) -> ToolError {
 
 fn charset_converter(args: &Args) -> ToolOutcome {
     let input = args.str("input")?;
-    let charset = args.str("charset")?;
+    let charset = Charset::from_label(args.str("charset")?)?;
     let bytes_format = args.str("bytesFormat")?;
     let on_error = args.str("onError")?;
     if args.str("mode")? == "decode" {
@@ -389,12 +389,12 @@ fn charset_converter(args: &Args) -> ToolOutcome {
         } else {
             parse_hex(input)?
         };
-        let (output, used, replaced) = decode_charset(&bytes, charset, on_error == "error")?;
+        let (output, replaced) = decode_charset(&bytes, charset, on_error == "error")?;
         return Ok(
-            json!({ "output": output, "mode": "decode", "charset": used, "replacements": replaced }),
+            json!({ "output": output, "mode": "decode", "charset": charset.name(), "replacements": replaced }),
         );
     }
-    let (bytes, used, replaced) = encode_charset(input, charset, on_error)?;
+    let (bytes, replaced) = encode_charset(input, charset, on_error)?;
     let output = if bytes_format == "base64" {
         STANDARD.encode(&bytes)
     } else {
@@ -405,40 +405,103 @@ fn charset_converter(args: &Args) -> ToolOutcome {
             .join(" ")
     };
     Ok(
-        json!({ "output": output, "mode": "encode", "charset": used, "byteCount": bytes.len(), "replacements": replaced }),
+        json!({ "output": output, "mode": "encode", "charset": charset.name(), "byteCount": bytes.len(), "replacements": replaced }),
     )
 }
 
-/// The encoding_rs encoding for a charset option. ISO-8859-1 and the UTF-16s are handled
-/// separately: WHATWG maps the label iso-8859-1 to windows-1252, and its UTF-16 encoders write
-/// UTF-8.
-fn whatwg_encoding(charset: &str) -> Result<&'static Encoding, ToolError> {
-    Encoding::for_label(charset.as_bytes())
-        .ok_or_else(|| ToolError::invalid(format!("unknown charset '{charset}'")))
+/// A charset the converter handles. True ISO-8859-1 and the UTF-16s are its own: WHATWG maps
+/// the label iso-8859-1 to windows-1252, and encoding_rs's UTF-16 encoders write UTF-8.
+#[derive(Clone, Copy)]
+enum Charset {
+    Latin1,
+    Utf16(bool),
+    Whatwg(&'static Encoding),
+}
+
+/// Labels people use that the WHATWG list lacks, with the label they mean.
+const EXTRA_LABELS: &[(&str, &str)] = &[
+    ("macroman", "macintosh"),
+    ("mac-roman", "macintosh"),
+    ("mac", "macintosh"),
+    ("cp932", "shift_jis"),
+    ("cp936", "gbk"),
+    ("cp949", "euc-kr"),
+    ("cp950", "big5"),
+    ("utf-16-le", "utf-16le"),
+    ("utf-16-be", "utf-16be"),
+];
+
+/// The labels of true ISO-8859-1 (IANA's aliases for it).
+const LATIN1_LABELS: &[&str] = &[
+    "iso-8859-1",
+    "iso8859-1",
+    "iso_8859-1",
+    "iso_8859-1:1987",
+    "iso88591",
+    "latin1",
+    "latin-1",
+    "l1",
+    "cp819",
+    "ibm819",
+    "iso-ir-100",
+    "csisolatin1",
+];
+
+impl Charset {
+    /// Any name or alias, in any case: IANA's ISO-8859-1 aliases, the WHATWG Encoding
+    /// Standard's labels (cp1252, sjis, utf8, latin2, …) and a few common others.
+    fn from_label(label: &str) -> Result<Charset, ToolError> {
+        let key = label.trim().to_ascii_lowercase();
+        if LATIN1_LABELS.contains(&key.as_str()) {
+            return Ok(Charset::Latin1);
+        }
+        let key = EXTRA_LABELS
+            .iter()
+            .find(|(alias, _)| *alias == key)
+            .map_or(key.as_str(), |(_, to)| to);
+        match Encoding::for_label(key.as_bytes()) {
+            Some(e) if e == encoding_rs::UTF_16LE => Ok(Charset::Utf16(false)),
+            Some(e) if e == encoding_rs::UTF_16BE => Ok(Charset::Utf16(true)),
+            Some(e) if e != encoding_rs::REPLACEMENT && e != encoding_rs::X_USER_DEFINED => {
+                Ok(Charset::Whatwg(e))
+            }
+            _ => Err(ToolError::invalid(format!(
+                "unknown charset '{}': give a name or alias such as utf-8, windows-1252 (cp1252), iso-8859-1 (latin1), iso-8859-2 (latin2), shift_jis (sjis), euc-jp, gbk, gb18030, big5, euc-kr, koi8-r, utf-16le",
+                crate::text::preview(label, 40)
+            ))),
+        }
+    }
+
+    /// The canonical name: the WHATWG Encoding Standard's (as HTTP and HTML write it), and
+    /// ISO-8859-1 for true Latin-1.
+    fn name(self) -> &'static str {
+        match self {
+            Charset::Latin1 => "ISO-8859-1",
+            Charset::Utf16(false) => "UTF-16LE",
+            Charset::Utf16(true) => "UTF-16BE",
+            Charset::Whatwg(e) => e.name(),
+        }
+    }
 }
 
 fn encode_charset(
     text: &str,
-    charset: &str,
+    charset: Charset,
     on_error: &str,
-) -> Result<(Vec<u8>, &'static str, usize), ToolError> {
-    match charset {
-        "utf-16le" => {
-            return Ok((
-                text.encode_utf16().flat_map(u16::to_le_bytes).collect(),
-                "UTF-16LE",
-                0,
-            ));
+) -> Result<(Vec<u8>, usize), ToolError> {
+    let encoding = match charset {
+        Charset::Utf16(big_endian) => {
+            let units = text.encode_utf16();
+            let bytes = if big_endian {
+                units.flat_map(u16::to_be_bytes).collect()
+            } else {
+                units.flat_map(u16::to_le_bytes).collect()
+            };
+            return Ok((bytes, 0));
         }
-        "utf-16be" => {
-            return Ok((
-                text.encode_utf16().flat_map(u16::to_be_bytes).collect(),
-                "UTF-16BE",
-                0,
-            ));
-        }
-        _ => {}
-    }
+        Charset::Latin1 => None,
+        Charset::Whatwg(e) => Some(e),
+    };
     let mut out = Vec::with_capacity(text.len() + 16);
     let mut replaced = 0;
     let mut unmappable = |c: char, at: usize, out: &mut Vec<u8>| -> Result<(), ToolError> {
@@ -449,23 +512,23 @@ fn encode_charset(
             _ => {
                 let (line, column) = line_col(text, at);
                 return Err(ToolError::invalid(format!(
-                    "{c:?} (U+{:04X}) at line {line}, column {column} cannot be represented in {charset}; choose another charset or set onError to replace or html",
-                    c as u32
+                    "{c:?} (U+{:04X}) at line {line}, column {column} cannot be represented in {}; choose another charset or set onError to replace or html",
+                    c as u32,
+                    charset.name()
                 )));
             }
         }
         Ok(())
     };
-    if charset == "iso-8859-1" {
+    let Some(encoding) = encoding else {
         for (at, c) in text.char_indices() {
             match u8::try_from(u32::from(c)) {
                 Ok(b) => out.push(b),
                 Err(_) => unmappable(c, at, &mut out)?,
             }
         }
-        return Ok((out, "ISO-8859-1", replaced));
-    }
-    let encoding = whatwg_encoding(charset)?;
+        return Ok((out, replaced));
+    };
     let mut encoder = encoding.new_encoder();
     let mut consumed = 0;
     loop {
@@ -482,23 +545,21 @@ fn encode_charset(
             EncoderResult::Unmappable(c) => unmappable(c, consumed - c.len_utf8(), &mut out)?,
         }
     }
-    Ok((out, encoding.name(), replaced))
+    Ok((out, replaced))
 }
 
 fn decode_charset(
     bytes: &[u8],
-    charset: &str,
+    charset: Charset,
     fail: bool,
-) -> Result<(String, &'static str, usize), ToolError> {
-    if charset == "iso-8859-1" {
+) -> Result<(String, usize), ToolError> {
+    let encoding = match charset {
         // Every byte is a character: U+0000-U+00FF.
-        return Ok((
-            encoding_rs::mem::decode_latin1(bytes).into_owned(),
-            "ISO-8859-1",
-            0,
-        ));
-    }
-    let encoding = whatwg_encoding(charset)?;
+        Charset::Latin1 => return Ok((encoding_rs::mem::decode_latin1(bytes).into_owned(), 0)),
+        Charset::Utf16(false) => encoding_rs::UTF_16LE,
+        Charset::Utf16(true) => encoding_rs::UTF_16BE,
+        Charset::Whatwg(e) => e,
+    };
     let mut decoder = encoding.new_decoder_with_bom_removal();
     let mut out = String::with_capacity(bytes.len() * 2);
     let mut consumed = 0;
@@ -527,7 +588,7 @@ fn decode_charset(
                             .collect::<Vec<_>>()
                             .join(" "),
                         if bad == 1 { "is" } else { "are" },
-                        encoding.name()
+                        charset.name()
                     )));
                 }
                 replaced += 1;
@@ -535,7 +596,7 @@ fn decode_charset(
             }
         }
     }
-    Ok((out, encoding.name(), replaced))
+    Ok((out, replaced))
 }
 
 #[cfg(test)]
@@ -838,6 +899,58 @@ mod tests {
             ),
             "€"
         );
+    }
+
+    // Bytes from Python's codecs (mac_roman, cp1252, shift_jis, iso-8859-7, utf-16-be,
+    // iso-8859-2); names as the WHATWG Encoding Standard writes them.
+    #[test]
+    fn charset_aliases_and_canonical_names() {
+        for (alias, text, bytes, name) in [
+            ("latin1", "é", "E9", "ISO-8859-1"),
+            ("ISO_8859-1", "é", "E9", "ISO-8859-1"),
+            ("cp1252", "é€", "E9 80", "windows-1252"),
+            ("Windows-1252", "é€", "E9 80", "windows-1252"),
+            ("SJIS", "日本", "93 FA 96 7B", "Shift_JIS"),
+            ("shift_jis", "日本", "93 FA 96 7B", "Shift_JIS"),
+            ("greek", "Ωλ", "D9 EB", "ISO-8859-7"),
+            ("macroman", "é", "8E", "macintosh"),
+            ("UTF-16BE", "é", "00 E9", "UTF-16BE"),
+            ("latin2", "ą", "B1", "ISO-8859-2"),
+            (" utf8 ", "é", "C3 A9", "UTF-8"),
+        ] {
+            let data = run_ok(
+                "charset-converter",
+                json!({"input": text, "charset": alias}),
+            );
+            assert_eq!(data["output"], bytes, "{alias}");
+            assert_eq!(data["charset"], name, "{alias}");
+            let back = run_ok(
+                "charset-converter",
+                json!({"input": bytes, "charset": alias, "mode": "decode"}),
+            );
+            assert_eq!(back["output"], text, "{alias}");
+            assert_eq!(back["charset"], name, "{alias}");
+        }
+        let (code, msg) = run_err(
+            "charset-converter",
+            json!({"input": "a", "charset": "ebcdic-42"}),
+        );
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(
+            msg.starts_with("unknown charset 'ebcdic-42': give a name or alias"),
+            "{msg}"
+        );
+        // The WHATWG "replacement" encoding decodes everything to U+FFFD: not a charset.
+        let (code, _) = run_err(
+            "charset-converter",
+            json!({"input": "a", "charset": "iso-2022-kr"}),
+        );
+        assert_eq!(code, ErrorCode::InvalidInput);
+        let (_, msg) = run_err(
+            "charset-converter",
+            json!({"input": "€", "charset": "latin1"}),
+        );
+        assert!(msg.contains("cannot be represented in ISO-8859-1"), "{msg}");
     }
 
     #[test]

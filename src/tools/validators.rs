@@ -254,7 +254,7 @@ fn luhn_validator(args: &Args) -> ToolOutcome {
     if args.str("mode")? == "compute" {
         let check = luhn_check_digit(&digits);
         let full = format!("{text}{check}");
-        let (brand, length_ok) = card_brand(&full);
+        let brand = card_brand(&full);
         let mut data = json!({
             "output": full,
             "checkDigit": check,
@@ -262,7 +262,7 @@ fn luhn_validator(args: &Args) -> ToolOutcome {
             "length": full.len(),
             "possibleImei": full.len() == 15,
         });
-        add_brand(&mut data, brand, length_ok);
+        add_brand(&mut data, brand);
         return Ok(data);
     }
     if digits.len() < 2 {
@@ -273,7 +273,7 @@ fn luhn_validator(args: &Args) -> ToolOutcome {
     let (payload, last) = digits.split_at(digits.len() - 1);
     let expected = luhn_check_digit(payload);
     let valid = expected == last[0];
-    let (brand, length_ok) = card_brand(&text);
+    let brand = card_brand(&text);
     let reason = (!valid).then(|| {
         format!(
             "the check digit is {} but the other digits require {expected}",
@@ -289,16 +289,15 @@ fn luhn_validator(args: &Args) -> ToolOutcome {
         "expectedCheckDigit": expected,
         "possibleImei": text.len() == 15,
     });
-    add_brand(&mut data, brand, length_ok);
+    add_brand(&mut data, brand);
     Ok(data)
 }
 
-/// Adds the card network fields when the number is in a known IIN range (absent otherwise,
-/// rather than null, so each field keeps one type).
-fn add_brand(data: &mut Value, brand: Option<&str>, length_ok: Option<bool>) {
-    if let (Some(brand), Some(ok)) = (brand, length_ok) {
+/// Adds the card network when the number is one of its cards (absent otherwise, rather than
+/// null, so the field keeps one type).
+fn add_brand(data: &mut Value, brand: Option<&str>) {
+    if let Some(brand) = brand {
         data["brand"] = json!(brand);
-        data["brandLengthValid"] = json!(ok);
     }
 }
 
@@ -323,10 +322,11 @@ fn luhn_check_digit(payload: &[u8]) -> u8 {
     u8::try_from((10 - sum % 10) % 10).unwrap_or(0)
 }
 
-/// The payment card network whose IIN range the number starts with, and whether its length is
-/// one that network issues. Ranges from the networks' published IIN tables (Mastercard's
-/// 2-series since 2017, Discover's UnionPay co-branded range 622126-622925).
-fn card_brand(number: &str) -> (Option<&'static str>, Option<bool>) {
+/// The payment card network whose IIN range the number starts with, when its length is one
+/// that network issues: a 15-digit IMEI starting with 4 is not a Visa card. Ranges from the
+/// networks' published IIN tables (Mastercard's 2-series since 2017, Discover's UnionPay
+/// co-branded range 622126-622925).
+fn card_brand(number: &str) -> Option<&'static str> {
     let prefix = |n: usize| number.get(..n).and_then(|p| p.parse::<u32>().ok());
     let within = |n: usize, lo: u32, hi: u32| prefix(n).is_some_and(|p| (lo..=hi).contains(&p));
     let len = number.len();
@@ -368,12 +368,12 @@ fn card_brand(number: &str) -> (Option<&'static str>, Option<bool>) {
         ("Visa", within(1, 4, 4), &[13, 16, 19]),
         ("RuPay", within(2, 60, 60) || within(2, 81, 82), &[16]),
     ];
+    // The first network whose range and lengths both fit: ranges overlap (Discover inside
+    // UnionPay's 62), and a length that fits none is no card at all.
     rules
         .iter()
-        .find(|(_, matches, _)| *matches)
-        .map_or((None, None), |(name, _, lengths)| {
-            (Some(*name), Some(lengths.contains(&len)))
-        })
+        .find(|(_, matches, lengths)| *matches && lengths.contains(&len))
+        .map(|(name, _, _)| *name)
 }
 
 #[cfg(test)]
@@ -529,7 +529,6 @@ mod tests {
         let visa = luhn("4111 1111 1111 1111");
         assert_eq!(visa["valid"], true);
         assert_eq!(visa["brand"], "Visa");
-        assert_eq!(visa["brandLengthValid"], true);
         assert_eq!(visa["number"], "4111111111111111");
         let cases = [
             ("5555555555554444", "Mastercard"),
@@ -559,8 +558,12 @@ mod tests {
         let imei = luhn("490154203237518");
         assert_eq!(imei["valid"], true);
         assert_eq!(imei["possibleImei"], true);
-        // It starts with 4, Visa's IIN, but no Visa card has 15 digits.
-        assert_eq!(imei["brandLengthValid"], false);
+        // It starts with 4, Visa's IIN, but no Visa card has 15 digits: no brand.
+        assert_eq!(imei.get("brand"), None);
+        // Most IMEIs start with 35 (JCB's 3528-3589, which issues 16-19 digits).
+        let jcb_like = luhn("356938035643809");
+        assert_eq!(jcb_like["valid"], true);
+        assert_eq!(jcb_like.get("brand"), None);
         assert_eq!(luhn("79927398713").get("brand"), None);
     }
 

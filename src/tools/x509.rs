@@ -180,7 +180,7 @@ fn iso8601(t: ASN1Time) -> String {
 
 /// The registry's short name for an OID (`sha256WithRSAEncryption`), or its dotted form.
 fn oid_name(oid: &Oid) -> String {
-    oid2sn(oid, oid_registry()).map_or_else(|_| oid.to_id_string(), str::to_string)
+    oid2sn(oid, oid_registry()).map_or_else(|_| super::oid::dotted_of(oid), str::to_string)
 }
 
 fn public_key(spki: &SubjectPublicKeyInfo) -> Value {
@@ -243,7 +243,7 @@ fn public_key(spki: &SubjectPublicKeyInfo) -> Value {
             key.insert("algorithm".into(), json!(name));
         }
     }
-    key.insert("oid".into(), json!(alg.to_id_string()));
+    key.insert("oid".into(), json!(super::oid::dotted_of(alg)));
     Value::Object(key)
 }
 
@@ -265,7 +265,7 @@ fn general_name(name: &GeneralName) -> String {
             )
         }
         GeneralName::DirectoryName(dn) => format!("DirName:{dn}"),
-        GeneralName::RegisteredID(oid) => format!("RID:{}", oid.to_id_string()),
+        GeneralName::RegisteredID(oid) => format!("RID:{}", super::oid::dotted_of(oid)),
         GeneralName::OtherName(oid, _) => format!("othername:{}", oid_name(oid)),
         other => other.to_string(),
     }
@@ -347,7 +347,7 @@ fn describe_extensions(exts: &[X509Extension], out: &mut Map<String, Value>) {
         }
         list.push(json!({
             "name": oid_name(&ext.oid),
-            "oid": ext.oid.to_id_string(),
+            "oid": super::oid::dotted_of(&ext.oid),
             "critical": ext.critical,
         }));
     }

@@ -41,7 +41,12 @@ fn xml_formatter(args: &Args) -> ToolOutcome {
         (_, "tab") => Some("\t"),
         _ => Some("  "),
     };
-    let output = write_events(&events, unit, args.flag("removeComments"))?;
+    let layout = Layout {
+        unit,
+        remove_comments: args.flag("removeComments"),
+        attribute_per_line: args.flag("attributePerLine"),
+    };
+    let output = write_events(&events, &layout)?;
     Ok(super::data::with_output(output, Value::Null))
 }
 
@@ -298,14 +303,19 @@ fn mark(stack: &[usize], verbatim: &mut [bool]) {
     }
 }
 
-fn write_events(
-    events: &[Event<'_>],
-    unit: Option<&str>,
+/// How the formatter lays out what it writes.
+struct Layout<'a> {
+    /// The indentation unit; `None` minifies.
+    unit: Option<&'a str>,
     remove_comments: bool,
-) -> Result<String, ToolError> {
+    /// A start tag with two or more attributes puts each on its own line, one level deeper.
+    attribute_per_line: bool,
+}
+
+fn write_events(events: &[Event<'_>], layout: &Layout) -> Result<String, ToolError> {
     let verbatim = verbatim_elements(events);
     let mut w = Writer::new(Capped::with_capacity(events.len() * 16));
-    let written = write_each(&mut w, events, &verbatim, unit, remove_comments);
+    let written = write_each(&mut w, events, &verbatim, layout);
     let out = w.into_inner();
     if out.over {
         return Err(xml_too_large());
@@ -319,9 +329,9 @@ fn write_each(
     w: &mut Writer<Capped>,
     events: &[Event<'_>],
     verbatim: &[bool],
-    unit: Option<&str>,
-    remove_comments: bool,
+    layout: &Layout,
 ) -> Result<(), ToolError> {
+    let (unit, remove_comments) = (layout.unit, layout.remove_comments);
     let io = |e: std::io::Error| ToolError::execution(format!("writing XML failed: {e}"));
     let mut depth = 0usize;
     // Nesting level inside a verbatim element; 0 means indentation applies.
@@ -360,7 +370,14 @@ fn write_each(
         }
         first = false;
         after_start = false;
-        w.write_event(event.borrow()).map_err(io)?;
+        match event {
+            Event::Start(e) | Event::Empty(e)
+                if layout.attribute_per_line && unit.is_some() && e.attributes().count() > 1 =>
+            {
+                write_tag_split(w, e, matches!(event, Event::Empty(_)), unit, depth + 1)?;
+            }
+            _ => w.write_event(event.borrow()).map_err(io)?,
+        }
         if let Event::Start(_) = event {
             if verbatim[i] {
                 inside = 1;
@@ -370,6 +387,41 @@ fn write_each(
             }
         }
     }
+    Ok(())
+}
+
+/// A start (or empty-element) tag with each attribute on its own line at `depth`. Names and
+/// values are copied as written, in their own quotes; only the whitespace between them changes.
+fn write_tag_split(
+    w: &mut Writer<Capped>,
+    e: &BytesStart<'_>,
+    empty: bool,
+    unit: Option<&str>,
+    depth: usize,
+) -> Result<(), ToolError> {
+    use std::io::Write as _;
+    let raw = e.as_bytes();
+    let _ = w.get_mut().write_all(b"<");
+    let _ = w.get_mut().write_all(e.name().as_ref().as_bytes());
+    for attr in e.attributes() {
+        let attr = attr.map_err(|err| ToolError::invalid(format!("attribute: {err}")))?;
+        let value = attr.value.as_bytes();
+        // The value borrows from the tag, so the byte before it is its opening quote.
+        let quote = (value.as_ptr() as usize)
+            .checked_sub(raw.as_ptr() as usize)
+            .and_then(|at| at.checked_sub(1))
+            .and_then(|at| raw.get(at))
+            .copied()
+            .filter(|q| *q == b'\'' || *q == b'"')
+            .unwrap_or(if value.contains(&b'"') { b'\'' } else { b'"' });
+        newline(w, unit, depth);
+        let out = w.get_mut();
+        let _ = out.write_all(attr.key.as_ref().as_bytes());
+        let _ = out.write_all(&[b'=', quote]);
+        let _ = out.write_all(value);
+        let _ = out.write_all(&[quote]);
+    }
+    let _ = w.get_mut().write_all(if empty { b"/>" } else { b">" });
     Ok(())
 }
 
@@ -776,6 +828,31 @@ mod tests {
 
     fn format(input: &str, extra: serde_json::Value) -> String {
         crate::tools::testing::output_with("xml-formatter", input, extra)
+    }
+
+    #[test]
+    fn attribute_per_line_keeps_names_values_and_quotes() {
+        let input = "<svg xmlns=\"http://www.w3.org/2000/svg\" width='10' viewBox=\"0 0 10 10\"><rect id=\"r\"/><g a=\"&amp;\" b='say \"hi\"'/></svg>";
+        let out = format(input, serde_json::json!({"attributePerLine": true}));
+        assert_eq!(
+            out,
+            "<svg\n  xmlns=\"http://www.w3.org/2000/svg\"\n  width='10'\n  viewBox=\"0 0 10 10\">\n  <rect id=\"r\"/>\n  <g\n    a=\"&amp;\"\n    b='say \"hi\"'/>\n</svg>"
+        );
+        let tabbed = format(
+            "<a x=\"1\" y=\"2\">t</a>",
+            serde_json::json!({"attributePerLine": true, "indent": "tab"}),
+        );
+        assert_eq!(tabbed, "<a\n\tx=\"1\"\n\ty=\"2\">t</a>");
+        // Minifying ignores it; without it tags stay on one line.
+        let min = format(
+            "<a x=\"1\" y=\"2\"> <b/> </a>",
+            serde_json::json!({"attributePerLine": true, "mode": "minify"}),
+        );
+        assert_eq!(min, "<a x=\"1\" y=\"2\"><b/></a>");
+        assert_eq!(
+            format("<a x=\"1\" y=\"2\"/>", serde_json::json!({})),
+            "<a x=\"1\" y=\"2\"/>"
+        );
     }
 
     // The W3Schools "note" example, the usual first XML document.
