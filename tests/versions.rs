@@ -10,18 +10,36 @@ use std::path::Path;
 const LOCK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/catalogue/versions.lock.json");
 
 fn definition(home: &Path, edit: impl FnOnce(&mut Value)) -> std::path::PathBuf {
+    definition_named(home, "base64-encoder.json", edit)
+}
+
+fn definition_named(home: &Path, name: &str, edit: impl FnOnce(&mut Value)) -> std::path::PathBuf {
     let source = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/catalogue/encoders/base64-encoder.json"
     );
     let mut def: Value = serde_json::from_str(&std::fs::read_to_string(source).unwrap()).unwrap();
     edit(&mut def);
-    let path = home.join("base64-encoder.json");
+    let path = home.join(name);
     std::fs::write(&path, serde_json::to_vec(&def).unwrap()).unwrap();
     path
 }
 
+/// A lock of base64-encoder as it is, at version 1.0.0, so the expected versions below do not
+/// follow the catalogue's.
+fn old_lock(home: &Path) -> std::path::PathBuf {
+    let file = definition_named(home, "original.json", |d| d["version"] = json!("1.0.0"));
+    let out = Test::new()
+        .args(["validate", "--lock", file.to_str().unwrap()])
+        .run();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let path = home.join("old.lock.json");
+    std::fs::write(&path, out.stdout).unwrap();
+    path
+}
+
 fn rename_line_length(def: &mut Value) {
+    def["version"] = json!("1.0.0");
     for p in def["parameters"].as_array_mut().unwrap() {
         if p["name"] == "lineLength" {
             p["name"] = json!("wrap");
@@ -54,13 +72,15 @@ fn exported_folders_match_the_catalogue_lock() {
 #[test]
 fn a_renamed_parameter_needs_a_major_version() {
     let t = Test::new();
+    let lock = old_lock(t.home());
+    let lock = lock.to_str().unwrap();
     let file = definition(t.home(), rename_line_length);
     let out = Test::new()
         .args([
             "validate",
             "--json",
             "--against",
-            LOCK,
+            lock,
             file.to_str().unwrap(),
         ])
         .run();
@@ -80,7 +100,7 @@ fn a_renamed_parameter_needs_a_major_version() {
             "validate",
             "--json",
             "--against",
-            LOCK,
+            lock,
             bumped.to_str().unwrap(),
         ])
         .run();
@@ -91,10 +111,12 @@ fn a_renamed_parameter_needs_a_major_version() {
 #[test]
 fn an_optional_parameter_needs_a_minor_version() {
     let t = Test::new();
+    let lock = old_lock(t.home());
+    let lock = lock.to_str().unwrap();
     let add = |d: &mut Value| {
         d["parameters"].as_array_mut().unwrap().push(json!({
-            "name": "perLine", "type": "boolean", "label": "Per line",
-            "description": "Encode each line", "required": false, "defaultValue": false
+            "name": "finalNewline", "type": "boolean", "label": "Final newline",
+            "description": "End the output with a newline", "required": false, "defaultValue": false
         }));
     };
     let file = definition(t.home(), |d| {
@@ -106,7 +128,7 @@ fn an_optional_parameter_needs_a_minor_version() {
             "validate",
             "--json",
             "--against",
-            LOCK,
+            lock,
             file.to_str().unwrap(),
         ])
         .run();
@@ -114,7 +136,7 @@ fn an_optional_parameter_needs_a_minor_version() {
     let v = out.json();
     assert_eq!(
         v["changed"][0]["changes"],
-        json!([{"bump": "minor", "what": "optional parameter `perLine` added"}])
+        json!([{"bump": "minor", "what": "optional parameter `finalNewline` added"}])
     );
     assert!(
         v["changed"][0]["problem"]
@@ -127,7 +149,7 @@ fn an_optional_parameter_needs_a_minor_version() {
         d["version"] = json!("1.1.0");
     });
     let out = Test::new()
-        .args(["validate", "--against", LOCK, file.to_str().unwrap()])
+        .args(["validate", "--against", lock, file.to_str().unwrap()])
         .run();
     assert_eq!(out.code, 0, "{}", out.stdout);
 }
