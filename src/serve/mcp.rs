@@ -5,6 +5,7 @@
 //! the result); anything else as one JSON body. GET is 405 (no server-initiated stream);
 //! DELETE ends a session. The guard in front has already checked Host, Origin and the token.
 
+use super::mcp_modern as modern;
 use super::routes::State;
 use crate::mcp::engine::{Engine, Sink};
 use crate::mcp::framing::{self, Message};
@@ -18,7 +19,6 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 const SESSION_HEADER: &str = "mcp-session-id";
-const VERSION_HEADER: &str = "mcp-protocol-version";
 /// Sessions kept at once; past it the longest idle one is ended.
 const MAX_SESSIONS: usize = 256;
 /// A session unused this long is ended.
@@ -169,25 +169,53 @@ pub async fn post(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    if let Some(v) = header_str(&headers, VERSION_HEADER)
+    let message = framing::classify(&body);
+    let request_id = match &message {
+        Message::Request { id, .. } => id.clone(),
+        _ => Value::Null,
+    };
+    if let Some(refusal) = modern::duplicated(&headers) {
+        return refuse(&refusal, request_id);
+    }
+    let header_version = header_str(&headers, modern::VERSION_HEADER);
+    if let Some(v) = header_version
         && v != crate::mcp::MODERN
         && !crate::mcp::LEGACY.contains(&v)
     {
-        return rpc_error(
-            StatusCode::BAD_REQUEST,
-            Value::Null,
-            framing::INVALID_REQUEST,
-            &format!(
-                "unsupported MCP-Protocol-Version '{}'",
-                crate::text::preview(v, 40)
-            ),
-        );
+        return refuse(&modern::unsupported(v), request_id);
     }
     let accept = header_str(&headers, "accept")
         .unwrap_or("*/*")
         .to_ascii_lowercase();
     let streams = accept.contains("text/event-stream");
-    let message = framing::classify(&body);
+    if let Message::Request { method, params, .. } = &message {
+        let is_modern = header_version == Some(crate::mcp::MODERN)
+            || modern::meta_version(params) == Some(crate::mcp::MODERN);
+        if is_modern {
+            if let Err(refusal) = modern::check(&headers, method, params) {
+                return refuse(&refusal, request_id);
+            }
+            if method == "initialize" {
+                return rpc_error(
+                    StatusCode::NOT_FOUND,
+                    request_id,
+                    framing::METHOD_NOT_FOUND,
+                    "initialize does not exist in 2026-07-28: send requests with params._meta (server/discover lists what the server speaks)",
+                );
+            }
+            let (method, params) = (method.clone(), params.clone());
+            return answer(
+                state.mcp.shared.clone(),
+                request_id,
+                method,
+                params,
+                streams,
+                None,
+                true,
+            )
+            .await;
+        }
+    }
     let session = header_str(&headers, SESSION_HEADER).map(str::to_string);
     let sessions = &state.mcp;
     let (engine, opened) = match (&message, &session) {
@@ -200,7 +228,7 @@ pub async fn post(
             None => {
                 return rpc_error(
                     StatusCode::NOT_FOUND,
-                    Value::Null,
+                    request_id,
                     framing::INVALID_REQUEST,
                     "no such session (it ended or expired): send initialize again",
                 );
@@ -211,10 +239,9 @@ pub async fn post(
     match message {
         Message::Request { id, method, params } => {
             if let Some(why) = headers_disagree(&headers, &method, &params) {
-                return rpc_error(StatusCode::BAD_REQUEST, id, framing::INVALID_REQUEST, &why);
+                return rpc_error(StatusCode::BAD_REQUEST, id, modern::HEADER_MISMATCH, &why);
             }
-            let stream = streams && method == "tools/call";
-            answer(engine, id, method, params, stream, opened).await
+            answer(engine, id, method, params, streams, opened, false).await
         }
         other => {
             // Notifications and responses (consent answers) get 202; a malformed message its
@@ -230,6 +257,11 @@ pub async fn post(
             }
         }
     }
+}
+
+/// A request refused before the engine saw it, with its id and the status its code implies.
+fn refuse(refusal: &modern::Refusal, id: Value) -> Response {
+    json_response(modern::status_for(refusal.code), &refusal.body(id), None)
 }
 
 /// Sends `notifications/cancelled` for a request whose HTTP exchange ended before its answer.
@@ -259,14 +291,19 @@ fn is_final(msg: &Value, id: &Value) -> bool {
     msg.get("id") == Some(id) && (msg.get("result").is_some() || msg.get("error").is_some())
 }
 
+/// Hands a request to the engine and answers it: one JSON body, or (a `tools/call` from a
+/// client that accepts SSE) an event stream. An answer ready at once is sent as JSON either
+/// way; in the 2026-07-28 era (`modern`) an error is sent with the status its code implies.
 async fn answer(
     engine: Arc<Engine>,
     id: Value,
     method: String,
     params: serde_json::Map<String, Value>,
-    stream: bool,
+    accepts_sse: bool,
     session: Option<String>,
+    modern: bool,
 ) -> Response {
+    let stream = accepts_sse && method == "tools/call";
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Value>();
     let sink: Sink = Arc::new(move |v: Value| {
         let _ = tx.send(v);
@@ -293,6 +330,22 @@ async fn answer(
         id: id.clone(),
         answered: false,
     };
+    let final_response = |m: &Value| {
+        let status = match m.pointer("/error/code").and_then(Value::as_i64) {
+            Some(code) if modern => modern::status_for(code),
+            _ => StatusCode::OK,
+        };
+        json_response(status, m, session.as_deref())
+    };
+    // What the engine said before returning: a quick answer (or a refusal) goes out as JSON.
+    let mut early = None;
+    if let Ok(m) = rx.try_recv() {
+        if is_final(&m, &id) {
+            guard.answered = true;
+            return final_response(&m);
+        }
+        early = Some(m);
+    }
     if !stream {
         let deadline = tokio::time::sleep(ANSWER_LIMIT);
         tokio::pin!(deadline);
@@ -301,7 +354,7 @@ async fn answer(
                 msg = rx.recv() => match msg {
                     Some(m) if is_final(&m, &id) => {
                         guard.answered = true;
-                        return json_response(StatusCode::OK, &m, session.as_deref());
+                        return final_response(&m);
                     }
                     Some(_) => continue,
                     None => break,
@@ -318,15 +371,18 @@ async fn answer(
     }
     // SSE: every message for this request as it comes, ending with its answer.
     let events = futures_util::stream::unfold(
-        (rx, guard, false),
-        move |(mut rx, mut guard, done)| async move {
+        (rx, guard, false, early),
+        move |(mut rx, mut guard, done, early)| async move {
             if done {
                 return None;
             }
-            let msg = tokio::time::timeout(ANSWER_LIMIT, rx.recv())
-                .await
-                .ok()
-                .flatten()?;
+            let msg = match early {
+                Some(m) => m,
+                None => tokio::time::timeout(ANSWER_LIMIT, rx.recv())
+                    .await
+                    .ok()
+                    .flatten()?,
+            };
             let last = is_final(&msg, &guard.id);
             if last {
                 guard.answered = true;
@@ -337,7 +393,7 @@ async fn answer(
             );
             Some((
                 Ok::<_, std::convert::Infallible>(Bytes::from(text)),
-                (rx, guard, last),
+                (rx, guard, last, None),
             ))
         },
     );
