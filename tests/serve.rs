@@ -1023,3 +1023,43 @@ fn sixty_four_connections_queue_for_two_slots() {
     }
     assert!(workers(s.child.id()).len() <= 2);
 }
+
+/// Stateless /mcp calls from many clients at once, all with the same JSON-RPC id (ids are
+/// unique only per client) and more than the run slots: each gets its own answer under its id.
+#[test]
+fn stateless_calls_with_the_same_id_from_many_clients_all_succeed() {
+    let s = Server::start(&["--max-concurrent", "2"]);
+    let addr = s.addr.clone();
+    let calls: Vec<_> = (0..24)
+        .map(|i| {
+            let addr = addr.clone();
+            std::thread::spawn(move || {
+                let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+                    "name": "base64-encoder", "arguments": {"input": format!("call {i}")},
+                    "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                        "io.modelcontextprotocol/clientCapabilities": {}}}})
+                .to_string();
+                let mut stream = TcpStream::connect(&addr).unwrap();
+                let head = format!(
+                    "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept: application/json\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: base64-encoder\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                    body.len()
+                );
+                stream.write_all(head.as_bytes()).unwrap();
+                stream.write_all(body.as_bytes()).unwrap();
+                (i, read_reply(stream))
+            })
+        })
+        .collect();
+    for call in calls {
+        let (i, r) = call.join().unwrap();
+        assert_eq!(r.status, 200, "call {i}: {}", r.text());
+        let v = r.json();
+        assert_eq!(v["id"], 1, "{v}");
+        let expected = data_encoding::BASE64.encode(format!("call {i}").as_bytes());
+        assert_eq!(
+            v["result"]["structuredContent"]["output"],
+            expected.as_str(),
+            "{v}"
+        );
+    }
+}
