@@ -720,3 +720,346 @@ fn mcp_over_http_keeps_its_own_rules() {
     );
     assert_eq!(r.status, 404);
 }
+
+/// The official TypeScript SDKs installed by `.ci/run` (target/mcp-node), or `None` with a
+/// note (a failure when CI is set).
+fn node_modules() -> Option<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/mcp-node/node_modules");
+    let ok = ["sdk", "client", "conformance"]
+        .iter()
+        .all(|p| dir.join("@modelcontextprotocol").join(p).is_dir())
+        && dir.join(".bin/node").exists();
+    if ok {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI must install the MCP TypeScript packages (.ci/run)"
+    );
+    eprintln!("skipped: the MCP TypeScript packages are not installed (run .ci/run's npm install)");
+    None
+}
+
+/// The official TypeScript SDK's StreamableHTTPClientTransport, 1.x in the handshake era (with
+/// a session) and 2.x pinned to 2026-07-28 (stateless): lists every tool and calls ten with
+/// their examples, each result equal to the example's output.
+#[test]
+fn the_typescript_sdk_lists_and_calls_tools_over_streamable_http() {
+    let Some(modules) = node_modules() else {
+        return;
+    };
+    let s = Server::start(&[]);
+    let url = format!("{}/mcp", s.url());
+    let catalogue = concat!(env!("CARGO_MANIFEST_DIR"), "/catalogue");
+    let tools = [
+        "base64-encoder",
+        "json-formatter",
+        "hash-generator",
+        "url-encoder",
+        "case-converter",
+        "jwt-decoder",
+        "yaml-to-json",
+        "cron-parser",
+        "number-base-converter",
+        "html-entity-encoder",
+    ];
+    for (flavour, version, session) in [("v1", "2025-11-25", true), ("v2", "2026-07-28", false)] {
+        let out = Command::new("node")
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/mcp/ts_http_client.mjs"
+            ))
+            .args([modules.to_str().unwrap(), url.as_str(), flavour, catalogue])
+            .args(tools)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{flavour}: {stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let summary: Value = serde_json::from_str(stdout.trim()).unwrap();
+        assert_eq!(summary["protocolVersion"], version, "{summary}");
+        assert_eq!(summary["session"], session, "{summary}");
+        assert_eq!(summary["tools"], 145, "{summary}");
+        assert_eq!(summary["unique"], 145, "{summary}");
+        assert_eq!(summary["called"], 10, "{summary}");
+    }
+}
+
+/// The official MCP conformance suite against /mcp: every scenario of both eras (`--suite
+/// all`) and exactly what 2026-07-28 requires. Scenarios that cannot apply to cmpx (the
+/// suite's own fixture tools, capabilities cmpx does not offer) are listed with the reason in
+/// tests/mcp/conformance-baseline.yml; the suite fails on any other failure, and on an entry
+/// there that starts passing.
+#[test]
+fn the_official_conformance_suite_passes_against_mcp() {
+    let Some(modules) = node_modules() else {
+        return;
+    };
+    let s = Server::start(&[]);
+    let url = format!("{}/mcp", s.url());
+    let baseline = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/mcp/conformance-baseline.yml"
+    );
+    let results = tempfile::tempdir().unwrap();
+    // The suite needs Node 22 (fs.globSync); .ci/run installs it beside the packages.
+    let node = modules.join(".bin/node");
+    let suite = modules.join("@modelcontextprotocol/conformance/dist/index.js");
+    for selection in [&["--suite", "all"][..], &["--requirements", "2026-07-28"]] {
+        let out = Command::new(&node)
+            .arg(&suite)
+            .args(["server", "--url", url.as_str()])
+            .args(selection)
+            .args(["--expected-failures", baseline, "-o"])
+            .arg(results.path())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let summary = stdout
+            .rsplit_once("=== SUMMARY ===")
+            .map_or(stdout.as_ref(), |(_, s)| s);
+        assert!(
+            out.status.success(),
+            "conformance {selection:?}:\n{summary}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(summary.contains("passed"), "{summary}");
+    }
+}
+
+/// 2026-07-28 over HTTP: the `_meta` envelope and the routing headers are checked before the
+/// engine, and errors carry the request's id with the status their code implies.
+#[test]
+fn the_stateless_era_checks_envelope_and_headers() {
+    let s = Server::start(&[]);
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {}});
+    let post = |method: &str, params: Value, headers: &[(&str, &str)]| {
+        let body = json!({"jsonrpc": "2.0", "id": 9, "method": method, "params": params});
+        let mut all = vec![
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+        ];
+        all.extend_from_slice(headers);
+        s.request("POST", "/mcp", &all, body.to_string().as_bytes())
+    };
+    let modern = [
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", "tools/list"),
+    ];
+    let r = post("tools/list", json!({"_meta": meta}), &modern);
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.json()["result"]["tools"].as_array().unwrap().len(), 50);
+    assert_eq!(r.json()["result"]["nextCursor"], "50");
+    // No envelope: -32602, 400.
+    let r = post("tools/list", json!({}), &modern);
+    assert_eq!(
+        (r.status, r.json()["error"]["code"].clone()),
+        (400, json!(-32602))
+    );
+    assert_eq!(r.json()["id"], 9);
+    // Mcp-Method missing, or Mcp-Name disagreeing with the body: -32020, 400.
+    let r = post(
+        "tools/list",
+        json!({"_meta": meta}),
+        &[("MCP-Protocol-Version", "2026-07-28")],
+    );
+    assert_eq!(
+        (r.status, r.json()["error"]["code"].clone()),
+        (400, json!(-32020))
+    );
+    let call = json!({"_meta": meta, "name": "base64-encoder", "arguments": {"input": "hi"}});
+    let r = post(
+        "tools/call",
+        call.clone(),
+        &[
+            ("MCP-Protocol-Version", "2026-07-28"),
+            ("Mcp-Method", "tools/call"),
+            ("Mcp-Name", "hash-generator"),
+        ],
+    );
+    assert_eq!(
+        (r.status, r.json()["error"]["code"].clone()),
+        (400, json!(-32020))
+    );
+    let r = post(
+        "tools/call",
+        call,
+        &[
+            ("MCP-Protocol-Version", "2026-07-28"),
+            ("Mcp-Method", "tools/call"),
+            ("Mcp-Name", "base64-encoder"),
+        ],
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert!(r.text().contains("aGk="), "{}", r.text());
+    // A version cmpx does not speak: -32022 naming those it does, with the request's id.
+    let r = post(
+        "server/discover",
+        json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "v999",
+            "io.modelcontextprotocol/clientCapabilities": {}}}),
+        &[
+            ("MCP-Protocol-Version", "v999"),
+            ("Mcp-Method", "server/discover"),
+        ],
+    );
+    assert_eq!(r.status, 400);
+    let v = r.json();
+    assert_eq!(
+        (v["id"].clone(), v["error"]["code"].clone()),
+        (json!(9), json!(-32022))
+    );
+    assert_eq!(v["error"]["data"]["requested"], "v999");
+    assert_eq!(v["error"]["data"]["supported"][0], "2026-07-28");
+    // Methods 2026-07-28 removed, and unknown ones: -32601, 404.
+    for method in ["initialize", "ping", "no/such"] {
+        let r = post(
+            method,
+            json!({"_meta": meta}),
+            &[
+                ("MCP-Protocol-Version", "2026-07-28"),
+                ("Mcp-Method", method),
+            ],
+        );
+        assert_eq!(r.status, 404, "{method}: {}", r.text());
+        assert_eq!(r.json()["error"]["code"], -32601, "{method}");
+        assert!(r.header("mcp-session-id").is_none());
+    }
+}
+
+/// The server's child processes (its warm and running workers).
+fn workers(server: u32) -> Vec<u32> {
+    let mut pids = Vec::new();
+    for task in std::fs::read_dir(format!("/proc/{server}/task")).unwrap() {
+        let children = std::fs::read_to_string(task.unwrap().path().join("children"));
+        pids.extend(
+            children
+                .unwrap_or_default()
+                .split_whitespace()
+                .map(|p| p.parse::<u32>().unwrap()),
+        );
+    }
+    pids.sort_unstable();
+    pids
+}
+
+/// Calls reuse a warm worker; one that ran out of memory, overflowed its stack or ran past the
+/// timeout is stopped and replaced, and the calls after it are unaffected.
+#[test]
+fn a_worker_that_fails_is_replaced_and_later_calls_are_unaffected() {
+    let s = Server::start_with(
+        &["--max-concurrent", "1", "--timeout", "5"],
+        &[("CMPX_MAX_MEMORY", "128M")],
+    );
+    let ok = |s: &Server| {
+        let r = s.post_json("/api/tools/base64-encoder", &json!({"input": "hello"}));
+        assert_eq!(r.status, 200, "{}", r.text());
+        assert_eq!(r.json()["data"]["output"], "aGVsbG8=");
+    };
+    ok(&s);
+    let warm = workers(s.child.id());
+    assert_eq!(warm.len(), 1, "one warm worker after a call: {warm:?}");
+    ok(&s);
+    assert_eq!(workers(s.child.id()), warm, "the warm worker served again");
+    let jq = |filter: &str| {
+        s.post_json(
+            "/api/tools/jq-processor",
+            &json!({"filter": filter, "input": "null"}),
+        )
+    };
+    let r = jq("[range(1e9)]");
+    assert_eq!(r.status, 500, "{}", r.text());
+    assert!(
+        r.json()["error"].as_str().unwrap().contains("memory"),
+        "{}",
+        r.text()
+    );
+    assert!(
+        !workers(s.child.id()).contains(&warm[0]),
+        "the failed worker is gone"
+    );
+    ok(&s);
+    let r = jq("def f: [f]; f");
+    assert_eq!(r.json()["success"], false, "{}", r.text());
+    ok(&s);
+    let r = jq("last(range(1e15))");
+    assert_eq!(r.status, 504, "{}", r.text());
+    assert_eq!(r.json()["errorCode"], "TIMEOUT");
+    ok(&s);
+    let r = s.post_json("/api/tools/base64-encoder", &json!({"input": "again"}));
+    assert_eq!(r.json()["data"]["output"], "YWdhaW4=");
+    assert_eq!(workers(s.child.id()).len(), 1);
+}
+
+/// More connections than run slots wait for one instead of failing: 64 at once, 2 slots.
+#[test]
+fn sixty_four_connections_queue_for_two_slots() {
+    let s = Server::start(&["--max-concurrent", "2"]);
+    let addr = s.addr.clone();
+    let calls: Vec<_> = (0..64)
+        .map(|i| {
+            let addr = addr.clone();
+            std::thread::spawn(move || {
+                let body = json!({ "input": format!("call {i}") }).to_string();
+                let mut stream = TcpStream::connect(&addr).unwrap();
+                let head = format!(
+                    "POST /api/tools/base64-encoder HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                    body.len()
+                );
+                stream.write_all(head.as_bytes()).unwrap();
+                stream.write_all(body.as_bytes()).unwrap();
+                (i, read_reply(stream))
+            })
+        })
+        .collect();
+    for call in calls {
+        let (i, r) = call.join().unwrap();
+        assert_eq!(r.status, 200, "call {i}: {}", r.text());
+        let expected = data_encoding::BASE64.encode(format!("call {i}").as_bytes());
+        assert_eq!(r.json()["data"]["output"], expected.as_str());
+    }
+    assert!(workers(s.child.id()).len() <= 2);
+}
+
+/// Stateless /mcp calls from many clients at once, all with the same JSON-RPC id (ids are
+/// unique only per client) and more than the run slots: each gets its own answer under its id.
+#[test]
+fn stateless_calls_with_the_same_id_from_many_clients_all_succeed() {
+    let s = Server::start(&["--max-concurrent", "2"]);
+    let addr = s.addr.clone();
+    let calls: Vec<_> = (0..24)
+        .map(|i| {
+            let addr = addr.clone();
+            std::thread::spawn(move || {
+                let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+                    "name": "base64-encoder", "arguments": {"input": format!("call {i}")},
+                    "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                        "io.modelcontextprotocol/clientCapabilities": {}}}})
+                .to_string();
+                let mut stream = TcpStream::connect(&addr).unwrap();
+                let head = format!(
+                    "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept: application/json\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: base64-encoder\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                    body.len()
+                );
+                stream.write_all(head.as_bytes()).unwrap();
+                stream.write_all(body.as_bytes()).unwrap();
+                (i, read_reply(stream))
+            })
+        })
+        .collect();
+    for call in calls {
+        let (i, r) = call.join().unwrap();
+        assert_eq!(r.status, 200, "call {i}: {}", r.text());
+        let v = r.json();
+        assert_eq!(v["id"], 1, "{v}");
+        let expected = data_encoding::BASE64.encode(format!("call {i}").as_bytes());
+        assert_eq!(
+            v["result"]["structuredContent"]["output"],
+            expected.as_str(),
+            "{v}"
+        );
+    }
+}

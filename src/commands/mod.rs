@@ -55,6 +55,7 @@ pub fn main() -> i32 {
                 progressive,
                 allow_destructive,
                 page_size,
+                max_calls: crate::mcp::MAX_CALLS,
             });
         }
         Command::Serve {

@@ -4,8 +4,8 @@
 //! (`RLIMIT_DATA`) and in wall-clock time.
 //!
 //! The parent sends one request per line (`{"tool", "args", "outputFile"}`) and reads one
-//! ToolResult per line. A worker serves requests until its input ends, so a server can keep
-//! one warm; the command line starts one per call.
+//! ToolResult per line. A worker serves requests until its input ends, so a server keeps a few
+//! warm ([`keep_warm`]); the command line starts one per call.
 
 use crate::ctp::{ErrorCode, ToolDefinition, ToolError, ToolResult};
 use serde::{Deserialize, Serialize};
@@ -174,7 +174,10 @@ fn outcome_of(result: ToolResult) -> Result<Value, ToolError> {
     }
 }
 
-/// One request in a fresh worker, which is stopped afterwards.
+/// One request in a worker: a warm one from the pool when a server keeps them (catalogue
+/// tools only), else a fresh one. Afterwards the worker goes back to the pool if it finished
+/// cleanly and quickly, and is stopped otherwise: a worker that failed, timed out, was
+/// cancelled or grew is never reused.
 fn call(
     exe: &Path,
     request: Request,
@@ -182,18 +185,86 @@ fn call(
     deadline: Instant,
     cancelled: &dyn Fn() -> bool,
 ) -> Reply {
-    let mut worker = match Worker::spawn(exe, memory) {
-        Ok(w) => w,
-        Err(e) => {
-            return Reply::Died(ToolError::new(
-                ErrorCode::InternalError,
-                format!("cannot start a worker process: {e}"),
-            ));
-        }
+    // An external program's worker is a subreaper of whatever the program left: never reused.
+    let poolable = matches!(request, Request::Tool { .. });
+    let warm = if poolable { take_idle(memory) } else { None };
+    let mut worker = match warm {
+        Some(w) => w,
+        None => match Worker::spawn(exe, memory) {
+            Ok(w) => w,
+            Err(e) => {
+                return Reply::Died(ToolError::new(
+                    ErrorCode::InternalError,
+                    format!("cannot start a worker process: {e}"),
+                ));
+            }
+        },
     };
+    let started = Instant::now();
     let reply = worker.call(request, deadline, cancelled);
-    worker.stop();
+    if poolable && matches!(reply, Reply::Done(_)) && started.elapsed() < REUSE_WITHIN {
+        give_back(worker);
+    } else {
+        worker.stop();
+    }
     reply
+}
+
+/// Idle workers a long-lived server keeps for its next calls; none unless [`keep_warm`] asks.
+struct Pool {
+    capacity: usize,
+    idle: Vec<Worker>,
+}
+
+static POOL: Mutex<Pool> = Mutex::new(Pool {
+    capacity: 0,
+    idle: Vec::new(),
+});
+
+/// A call that ran longer gains little from a warm worker (starting one costs milliseconds)
+/// and may have left work behind (a tool's own time limit abandons a thread): not reused.
+const REUSE_WITHIN: Duration = Duration::from_secs(1);
+/// Data a worker may hold after a call and still be reused: what the allocator keeps from a
+/// large input would otherwise count against the next call's memory limit.
+const REUSE_MAX_DATA: u64 = 64 << 20;
+
+/// Keeps up to `capacity` idle workers for reuse (a server passes its concurrency bound), so
+/// a call does not pay for starting a process. Each call keeps its own time and memory limits;
+/// the worker it ran in is reused only after a clean, quick result.
+pub fn keep_warm(capacity: usize) {
+    let surplus: Vec<Worker> = {
+        let mut pool = lock_pool();
+        pool.capacity = capacity;
+        let extra = pool.idle.len().saturating_sub(capacity);
+        pool.idle.drain(..extra).collect()
+    };
+    surplus.into_iter().for_each(Worker::stop);
+}
+
+fn lock_pool() -> std::sync::MutexGuard<'static, Pool> {
+    POOL.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// A live idle worker started with the same memory limit.
+fn take_idle(memory: u64) -> Option<Worker> {
+    let mut pool = lock_pool();
+    while let Some(mut worker) = pool.idle.pop() {
+        // One that ended while idle (killed from outside) has been reaped by try_wait.
+        if worker.memory == memory && matches!(worker.child.try_wait(), Ok(None)) {
+            return Some(worker);
+        }
+    }
+    None
+}
+
+fn give_back(worker: Worker) {
+    let mut pool = lock_pool();
+    if pool.idle.len() < pool.capacity && worker.stdin.is_some() && worker.reusable() {
+        pool.idle.push(worker);
+        return;
+    }
+    drop(pool);
+    worker.stop();
 }
 
 fn seconds(d: Duration) -> String {
@@ -357,6 +428,24 @@ impl Worker {
             self.stdin = Some(stdin);
         }
         reply
+    }
+
+    /// Whether the worker may serve another call: nothing left running in it (one thread) and
+    /// little memory held (`REUSE_MAX_DATA`).
+    fn reusable(&self) -> bool {
+        let Ok(status) = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+        else {
+            return false;
+        };
+        let field = |name: &str| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix(name))
+                .and_then(|v| v.split_whitespace().next())
+                .and_then(|n| n.parse::<u64>().ok())
+        };
+        field("Threads:") == Some(1)
+            && field("VmData:").is_some_and(|kib| kib.saturating_mul(1024) <= REUSE_MAX_DATA)
     }
 
     /// Asks the worker to stop (SIGTERM: a running program and all it started are stopped

@@ -2,7 +2,7 @@
 //! Both eras: 2026-07-28 (stateless; version and client capabilities in each request's
 //! `_meta`; `server/discover`; `resultType`; consent by multi round-trip) and 2024-11-05 …
 //! 2025-11-25 (an `initialize` handshake; consent by `elicitation/create`). Each `tools/call`
-//! runs on its own thread, at most [`MAX_CALLS`] at once, and can be cancelled.
+//! runs on its own thread, at most `Options::max_calls` at once, and can be cancelled.
 
 use super::consent::{self, Book};
 use super::framing::{
@@ -28,7 +28,7 @@ pub type Sink = Arc<dyn Fn(Value) + Send + Sync>;
 pub const MODERN: &str = "2026-07-28";
 /// Revisions spoken through `initialize`, newest first.
 pub const LEGACY: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
-/// Calls that run at once; one more is answered at once with a "busy" tool error.
+/// Calls that run at once on stdio; one more is answered at once with a "busy" tool error.
 pub const MAX_CALLS: usize = 4;
 /// A call's wall-clock limit: under the 60 s a client's request timeout commonly is.
 pub const CALL_TIME_LIMIT: Duration = Duration::from_secs(50);
@@ -328,12 +328,13 @@ impl Engine {
         if let Err(e) = self.known(&name) {
             return sink(error_value(id, e));
         }
-        if self.running.fetch_add(1, Ordering::SeqCst) >= MAX_CALLS {
+        let max = self.opts.max_calls;
+        if self.running.fetch_add(1, Ordering::SeqCst) >= max {
             self.running.fetch_sub(1, Ordering::SeqCst);
             let busy = ToolResult::from(ToolError::new(
                 ErrorCode::RateLimited,
                 format!(
-                    "busy: {MAX_CALLS} calls are already running; call again when one of them has answered"
+                    "busy: {max} calls are already running; call again when one of them has answered"
                 ),
             ));
             return sink(reply(id, finished(call_result(&busy), &era)));

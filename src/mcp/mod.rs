@@ -27,6 +27,8 @@ pub struct Options {
     pub allow_destructive: bool,
     /// Tools per `tools/list` page.
     pub page_size: usize,
+    /// Calls that run at once; one more is answered at once with a "busy" tool error.
+    pub max_calls: usize,
 }
 
 /// Serves stdin/stdout until end of input.
@@ -100,6 +102,7 @@ mod tests {
             progressive: false,
             allow_destructive: false,
             page_size: 10,
+            max_calls: MAX_CALLS,
         };
         let engine = Arc::new(Engine::new(opts, Registry { tools: Vec::new() }));
         let got = Arc::new(Mutex::new(Vec::new()));

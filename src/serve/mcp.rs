@@ -5,6 +5,7 @@
 //! the result); anything else as one JSON body. GET is 405 (no server-initiated stream);
 //! DELETE ends a session. The guard in front has already checked Host, Origin and the token.
 
+use super::mcp_modern as modern;
 use super::routes::State;
 use crate::mcp::engine::{Engine, Sink};
 use crate::mcp::framing::{self, Message};
@@ -18,7 +19,6 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 const SESSION_HEADER: &str = "mcp-session-id";
-const VERSION_HEADER: &str = "mcp-protocol-version";
 /// Sessions kept at once; past it the longest idle one is ended.
 const MAX_SESSIONS: usize = 256;
 /// A session unused this long is ended.
@@ -29,39 +29,43 @@ const ANSWER_LIMIT: Duration = Duration::from_secs(200);
 pub struct Sessions {
     /// Whether installed tools (adapters, third-party folders) are offered beside the catalogue.
     adapters: bool,
+    /// Calls an engine runs at once: the server's bound, which the run slots enforce.
+    max_calls: usize,
     shared: Arc<Engine>,
     by_id: Mutex<HashMap<String, (Arc<Engine>, Instant)>>,
 }
 
-fn options() -> crate::mcp::Options {
+fn options(max_calls: usize) -> crate::mcp::Options {
     crate::mcp::Options {
         progressive: false,
         allow_destructive: false,
         page_size: 50,
+        max_calls,
     }
 }
 
-fn new_engine(adapters: bool) -> Arc<Engine> {
+fn new_engine(adapters: bool, max_calls: usize) -> Arc<Engine> {
     let roots = if adapters {
         crate::paths::all_roots()
     } else {
         Vec::new()
     };
-    Arc::new(Engine::new(options(), Registry::load(&roots)))
+    Arc::new(Engine::new(options(max_calls), Registry::load(&roots)))
 }
 
 impl Sessions {
-    pub fn new(adapters: bool) -> Sessions {
+    pub fn new(adapters: bool, max_calls: usize) -> Sessions {
         Sessions {
             adapters,
-            shared: new_engine(adapters),
+            max_calls,
+            shared: new_engine(adapters, max_calls),
             by_id: Mutex::new(HashMap::new()),
         }
     }
 
     fn open(&self) -> (String, Arc<Engine>) {
         let id = crate::mcp::random_token();
-        let engine = new_engine(self.adapters);
+        let engine = new_engine(self.adapters, self.max_calls);
         let mut map = self.by_id.lock().unwrap_or_else(|p| p.into_inner());
         let now = Instant::now();
         map.retain(|_, (e, used)| {
@@ -169,25 +173,51 @@ pub async fn post(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    if let Some(v) = header_str(&headers, VERSION_HEADER)
+    let message = framing::classify(&body);
+    let request_id = match &message {
+        Message::Request { id, .. } => id.clone(),
+        _ => Value::Null,
+    };
+    if let Some(refusal) = modern::duplicated(&headers) {
+        return refuse(&refusal, request_id);
+    }
+    let header_version = header_str(&headers, modern::VERSION_HEADER);
+    if let Some(v) = header_version
         && v != crate::mcp::MODERN
         && !crate::mcp::LEGACY.contains(&v)
     {
-        return rpc_error(
-            StatusCode::BAD_REQUEST,
-            Value::Null,
-            framing::INVALID_REQUEST,
-            &format!(
-                "unsupported MCP-Protocol-Version '{}'",
-                crate::text::preview(v, 40)
-            ),
-        );
+        return refuse(&modern::unsupported(v), request_id);
     }
     let accept = header_str(&headers, "accept")
         .unwrap_or("*/*")
         .to_ascii_lowercase();
     let streams = accept.contains("text/event-stream");
-    let message = framing::classify(&body);
+    if let Message::Request { method, params, .. } = &message {
+        let is_modern = header_version == Some(crate::mcp::MODERN)
+            || modern::meta_version(params) == Some(crate::mcp::MODERN);
+        if is_modern {
+            if let Err(refusal) = modern::check(&headers, method, params) {
+                return refuse(&refusal, request_id);
+            }
+            if method == "initialize" {
+                return rpc_error(
+                    StatusCode::NOT_FOUND,
+                    request_id,
+                    framing::METHOD_NOT_FOUND,
+                    "initialize does not exist in 2026-07-28: send requests with params._meta (server/discover lists what the server speaks)",
+                );
+            }
+            let exchange = Exchange {
+                id: request_id,
+                method: method.clone(),
+                params: params.clone(),
+                accepts_sse: streams,
+                session: None,
+                modern: true,
+            };
+            return answer(&state, state.mcp.shared.clone(), exchange).await;
+        }
+    }
     let session = header_str(&headers, SESSION_HEADER).map(str::to_string);
     let sessions = &state.mcp;
     let (engine, opened) = match (&message, &session) {
@@ -200,7 +230,7 @@ pub async fn post(
             None => {
                 return rpc_error(
                     StatusCode::NOT_FOUND,
-                    Value::Null,
+                    request_id,
                     framing::INVALID_REQUEST,
                     "no such session (it ended or expired): send initialize again",
                 );
@@ -211,10 +241,17 @@ pub async fn post(
     match message {
         Message::Request { id, method, params } => {
             if let Some(why) = headers_disagree(&headers, &method, &params) {
-                return rpc_error(StatusCode::BAD_REQUEST, id, framing::INVALID_REQUEST, &why);
+                return rpc_error(StatusCode::BAD_REQUEST, id, modern::HEADER_MISMATCH, &why);
             }
-            let stream = streams && method == "tools/call";
-            answer(engine, id, method, params, stream, opened).await
+            let exchange = Exchange {
+                id,
+                method,
+                params,
+                accepts_sse: streams,
+                session: opened,
+                modern: false,
+            };
+            answer(&state, engine, exchange).await
         }
         other => {
             // Notifications and responses (consent answers) get 202; a malformed message its
@@ -230,6 +267,11 @@ pub async fn post(
             }
         }
     }
+}
+
+/// A request refused before the engine saw it, with its id and the status its code implies.
+fn refuse(refusal: &modern::Refusal, id: Value) -> Response {
+    json_response(modern::status_for(refusal.code), &refusal.body(id), None)
 }
 
 /// Sends `notifications/cancelled` for a request whose HTTP exchange ended before its answer.
@@ -259,22 +301,91 @@ fn is_final(msg: &Value, id: &Value) -> bool {
     msg.get("id") == Some(id) && (msg.get("result").is_some() || msg.get("error").is_some())
 }
 
-async fn answer(
-    engine: Arc<Engine>,
+/// One request to answer, as the client sent it.
+struct Exchange {
     id: Value,
     method: String,
     params: serde_json::Map<String, Value>,
-    stream: bool,
+    accepts_sse: bool,
+    /// A session opened by this request (`initialize`), named in the response.
     session: Option<String>,
-) -> Response {
+    /// 2026-07-28: errors carry the status their code implies.
+    modern: bool,
+}
+
+/// Ids given to stateless requests inside the shared engine.
+static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// Waits for one of the server's run slots (shared with `/api/tools`), no longer than the
+/// request timeout.
+async fn run_slot(state: &State) -> Option<tokio::sync::OwnedSemaphorePermit> {
+    tokio::time::timeout(
+        state.config.request_timeout,
+        state.runs.clone().acquire_owned(),
+    )
+    .await
+    .ok()?
+    .ok()
+}
+
+/// Hands a request to the engine and answers it: one JSON body, or (a `tools/call` from a
+/// client that accepts SSE) an event stream. An answer ready at once is sent as JSON either
+/// way; in the 2026-07-28 era an error is sent with the status its code implies.
+async fn answer(state: &State, engine: Arc<Engine>, ex: Exchange) -> Response {
+    let stream = ex.accepts_sse && ex.method == "tools/call";
+    // A call takes a run slot first, so calls over /mcp and /api/tools together stay within
+    // --max-concurrent, and more wait instead of being turned away.
+    let slot = if ex.method == "tools/call" {
+        match run_slot(state).await {
+            Some(permit) => Some(permit),
+            None => {
+                let mut response = rpc_error(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    ex.id,
+                    framing::INTERNAL_ERROR,
+                    &format!(
+                        "all {} tool slots stayed busy for {} s; try again shortly",
+                        state.config.max_concurrent,
+                        state.config.request_timeout.as_secs()
+                    ),
+                );
+                response
+                    .headers_mut()
+                    .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+                return response;
+            }
+        }
+    } else {
+        None
+    };
+    // Stateless requests of every client share one engine, but an id is unique only within
+    // one client: the engine sees an id of its own, the client gets its id back.
+    let inner = if ex.modern {
+        json!(format!(
+            "http-{}",
+            NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        ))
+    } else {
+        ex.id.clone()
+    };
+    let outer = ex.id.clone();
+    let restore = {
+        let inner = inner.clone();
+        move |mut m: Value| {
+            if m.get("id") == Some(&inner) {
+                m["id"] = outer.clone();
+            }
+            m
+        }
+    };
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Value>();
     let sink: Sink = Arc::new(move |v: Value| {
         let _ = tx.send(v);
     });
     let request = Message::Request {
-        id: id.clone(),
-        method,
-        params,
+        id: inner.clone(),
+        method: ex.method,
+        params: ex.params,
     };
     let receiving = engine.clone();
     if tokio::task::spawn_blocking(move || receiving.receive(request, &sink))
@@ -283,25 +394,44 @@ async fn answer(
     {
         return rpc_error(
             StatusCode::INTERNAL_SERVER_ERROR,
-            id,
+            ex.id,
             framing::INTERNAL_ERROR,
             "the request failed inside cmpx",
         );
     }
     let mut guard = CancelIfUnanswered {
         engine,
-        id: id.clone(),
+        id: inner.clone(),
         answered: false,
     };
+    let modern = ex.modern;
+    let session = ex.session;
+    let final_response = |m: Value| {
+        let status = match m.pointer("/error/code").and_then(Value::as_i64) {
+            Some(code) if modern => modern::status_for(code),
+            _ => StatusCode::OK,
+        };
+        json_response(status, &restore(m), session.as_deref())
+    };
+    // What the engine said before returning: a quick answer (or a refusal) goes out as JSON.
+    let mut early = None;
+    if let Ok(m) = rx.try_recv() {
+        if is_final(&m, &inner) {
+            guard.answered = true;
+            return final_response(m);
+        }
+        early = Some(m);
+    }
     if !stream {
         let deadline = tokio::time::sleep(ANSWER_LIMIT);
         tokio::pin!(deadline);
         loop {
             tokio::select! {
                 msg = rx.recv() => match msg {
-                    Some(m) if is_final(&m, &id) => {
+                    Some(m) if is_final(&m, &inner) => {
                         guard.answered = true;
-                        return json_response(StatusCode::OK, &m, session.as_deref());
+                        drop(slot);
+                        return final_response(m);
                     }
                     Some(_) => continue,
                     None => break,
@@ -311,34 +441,42 @@ async fn answer(
         }
         return rpc_error(
             StatusCode::GATEWAY_TIMEOUT,
-            id,
+            ex.id,
             framing::INTERNAL_ERROR,
             "no answer in time",
         );
     }
-    // SSE: every message for this request as it comes, ending with its answer.
+    // SSE: every message for this request as it comes, ending with its answer; the run slot
+    // is held until then.
     let events = futures_util::stream::unfold(
-        (rx, guard, false),
-        move |(mut rx, mut guard, done)| async move {
-            if done {
-                return None;
+        (rx, guard, false, early, slot),
+        move |(mut rx, mut guard, done, early, slot)| {
+            let restore = restore.clone();
+            async move {
+                if done {
+                    return None;
+                }
+                let msg = match early {
+                    Some(m) => m,
+                    None => tokio::time::timeout(ANSWER_LIMIT, rx.recv())
+                        .await
+                        .ok()
+                        .flatten()?,
+                };
+                let last = is_final(&msg, &guard.id);
+                if last {
+                    guard.answered = true;
+                }
+                let text = format!(
+                    "event: message\ndata: {}\n\n",
+                    serde_json::to_string(&restore(msg)).unwrap_or_default()
+                );
+                let slot = if last { None } else { slot };
+                Some((
+                    Ok::<_, std::convert::Infallible>(Bytes::from(text)),
+                    (rx, guard, last, None, slot),
+                ))
             }
-            let msg = tokio::time::timeout(ANSWER_LIMIT, rx.recv())
-                .await
-                .ok()
-                .flatten()?;
-            let last = is_final(&msg, &guard.id);
-            if last {
-                guard.answered = true;
-            }
-            let text = format!(
-                "event: message\ndata: {}\n\n",
-                serde_json::to_string(&msg).unwrap_or_default()
-            );
-            Some((
-                Ok::<_, std::convert::Infallible>(Bytes::from(text)),
-                (rx, guard, last),
-            ))
         },
     );
     let mut response = (

@@ -8,6 +8,7 @@ mod config;
 mod documents;
 mod guard;
 mod mcp;
+mod mcp_modern;
 mod rate;
 mod routes;
 mod tools;
@@ -56,6 +57,8 @@ async fn run(config: Config) -> i32 {
             return crate::ExitCode::ToolFailed.code();
         }
     };
+    // Calls reuse warm workers instead of starting a process each (limits stay per call).
+    crate::exec::worker::keep_warm(config.max_concurrent);
     let state = Arc::new(routes::State::new(config, local));
     // The one line on stdout is the address, so a script can read it (`--port 0`).
     println!("http://{local}/");

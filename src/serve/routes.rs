@@ -18,7 +18,7 @@ pub struct State {
     pub local: SocketAddr,
     pub limiter: Option<Limiter>,
     /// One permit per tool call allowed to run.
-    pub runs: tokio::sync::Semaphore,
+    pub runs: Arc<tokio::sync::Semaphore>,
     /// The cancel flags of calls in flight, so shutdown can stop them.
     calls: Mutex<Vec<std::sync::Weak<AtomicBool>>>,
     /// MCP over HTTP: the shared stateless engine and the 2025-era sessions.
@@ -29,9 +29,9 @@ impl State {
     pub fn new(config: Config, local: SocketAddr) -> State {
         State {
             limiter: config.rate.map(Limiter::new),
-            runs: tokio::sync::Semaphore::new(config.max_concurrent),
+            runs: Arc::new(tokio::sync::Semaphore::new(config.max_concurrent)),
             calls: Mutex::new(Vec::new()),
-            mcp: mcp::Sessions::new(config.allow_adapters),
+            mcp: mcp::Sessions::new(config.allow_adapters, config.max_concurrent),
             config,
             local,
         }
