@@ -22,5 +22,6 @@ pub mod serve;
 pub mod suggest;
 pub mod text;
 pub mod tools;
+pub mod web;
 
 pub use error::{Error, ExitCode};

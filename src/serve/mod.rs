@@ -8,6 +8,7 @@ mod config;
 mod documents;
 mod guard;
 mod mcp;
+mod pages;
 mod rate;
 mod routes;
 mod tools;
