@@ -19,11 +19,24 @@
   function rootVar(name) {
     return cssVar(document.documentElement, name) || (document.body ? cssVar(document.body, name) : '');
   }
+  var canvas = null;
+  // Any CSS colour as sRGB bytes: rgb() is read directly, others (oklch, lab, names) through a
+  // one-pixel canvas, which always stores sRGB.
   function rgba(colour) {
-    var m = String(colour).match(/rgba?\(([^)]+)\)/);
-    if (!m) return null;
-    var p = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
-    return { r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1 };
+    var m = String(colour).match(/^rgba?\(([^)]+)\)$/);
+    if (m) {
+      var p = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
+      return { r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1 };
+    }
+    if (!colour || !CSS.supports('color', colour)) return null;
+    canvas = canvas || document.createElement('canvas');
+    canvas.width = canvas.height = 1;
+    var ctx = canvas.getContext('2d', { willReadFrequently: true });
+    ctx.clearRect(0, 0, 1, 1);
+    ctx.fillStyle = colour;
+    ctx.fillRect(0, 0, 1, 1);
+    var d = ctx.getImageData(0, 0, 1, 1).data;
+    return { r: d[0], g: d[1], b: d[2], a: d[3] / 255 };
   }
   function luminance(c) {
     function ch(v) { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); }

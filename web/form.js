@@ -81,7 +81,8 @@
       setError(p.name, '');
       var required = el.required;
       if (p.type === 'boolean') {
-        args[p.name] = el.checked;
+        // Unchecked and not checked by default: absent, so the tool's own default applies.
+        if (el.checked || el.defaultChecked) args[p.name] = el.checked;
         return;
       }
       if (p.type === 'file') {
@@ -204,6 +205,7 @@
       var started = performance.now();
       return cmpx.transport.call(tool, c.args).then(function (result) {
         cmpx.lastRunMs = performance.now() - started;
+        if (cmpx.firstResultAt === undefined) cmpx.firstResultAt = performance.now();
         status.textContent = '';
         runButton.disabled = false;
         show(result);
@@ -231,6 +233,12 @@
   form.addEventListener('change', applyDepends);
   form.addEventListener('reset', function () { setTimeout(applyDepends, 0); });
   form.addEventListener('submit', function (e) {
+    e.preventDefault();
+    run();
+  });
+  // A sandboxed frame without allow-forms (MCP Apps hosts) never fires submit: Run clicks
+  // run the tool themselves.
+  runButton.addEventListener('click', function (e) {
     e.preventDefault();
     run();
   });
