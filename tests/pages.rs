@@ -150,7 +150,7 @@ fn one_tool_page_weighs_under_50_kb() {
 fn mcp_lines(messages: &[Value]) -> Vec<Value> {
     let input: String = messages.iter().map(|m| format!("{m}\n")).collect();
     let out = common::Test::new()
-        .args(&["mcp"])
+        .args(["mcp"])
         .stdin(input.as_bytes())
         .run();
     out.stdout

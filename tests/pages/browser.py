@@ -247,6 +247,24 @@ try:
         summary.setdefault("autosense", {})[page] = {"detected": detected, "embed": inside}
         shot("autosense-" + page)
 
+    # The other frameworks, each by its own variables (and shadcn/ui before the Tailwind it
+    # is built on; Tailwind v3 by its --tw-* preflight variables).
+    frameworks = {
+        "chakra": ":root{--chakra-colors-blue-500:#3182ce;--chakra-ring-color:rgba(66,153,225,.6)}",
+        "mui": ":root{--mui-palette-primary-main:#1976d2}",
+        "antd": ":root{--ant-color-primary:#1677ff}",
+        "shadcn": ":root{--background:0 0% 100%;--primary:222.2 47.4% 11.2%;--radius:.5rem;--font-sans:Inter;--spacing:.25rem}",
+        "tailwind": "*,::before,::after{--tw-border-spacing-x:0;--tw-ring-color:rgb(59 130 246 / .5)}",
+        "none": "body{background:#fafafa}",
+    }
+    for name, css in frameworks.items():
+        host_page("fw-%s.html" % name, "<style>%s</style>" % css, ("", "<button>ok</button>"))
+        driver.get(HOST + "/fw-%s.html" % name)
+        wait.until(lambda d: js("return !!window.ConveniencePro"))
+        got = js("return ConveniencePro.detectStyles().framework")
+        check(got == (None if name == "none" else name), "framework of the %s page: %s" % (name, got))
+    check(js("return ConveniencePro.detectStyles().accentColor") is None, "a grey page has no accent")
+
     # The page's theme wins over the OS: OS dark, a light page (and one with no background).
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
     host_page("plain.html", "", ("", "<h1>Plain page</h1><div data-ctp-tool=uuid-analyzer data-ctp-loading=eager></div>"))
@@ -358,6 +376,7 @@ try:
         wait.until(lambda dr: not dr.find_element(By.ID, "result").get_attribute("hidden"))
         text = js("return document.getElementById('output').textContent")
         check(same_result(text, d["example"]["output"]), "MCP Apps view result %r" % text)
+        js("document.getElementById('result').scrollIntoView()")
         driver.switch_to.default_content()
         check(js("return window.calls.length") == 1 and js("return window.calls[0].name") == "base64-encoder", "the view called through the bridge")
         shot("mcp-apps-view")
