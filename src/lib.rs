@@ -23,5 +23,6 @@ pub mod suggest;
 pub mod text;
 pub mod tools;
 pub mod versioning;
+pub mod web;
 
 pub use error::{Error, ExitCode};

@@ -4,6 +4,7 @@
 //! 2025-11-25 (an `initialize` handshake; consent by `elicitation/create`). Each `tools/call`
 //! runs on its own thread, at most `Options::max_calls` at once, and can be cancelled.
 
+use super::apps;
 use super::consent::{self, Book};
 use super::framing::{
     self, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, Message,
@@ -143,8 +144,13 @@ impl Engine {
                 )),
                 Era::Legacy { .. } => Ok(json!({})),
             },
-            "server/discover" => Ok(self.discover()),
+            "server/discover" => Ok(self.discover(&era)),
             "tools/list" => self.list(&params, &era),
+            "resources/list" if self.apps(&era) => {
+                apps::list(params.get("cursor"), self.opts.page_size)
+                    .map_err(|m| Failure::new(INVALID_PARAMS, m))
+            }
+            "resources/read" if self.apps(&era) => self.read_resource(&params),
             "tools/call" => return self.call(id, params, era, sink),
             other => Err(Failure::new(
                 METHOD_NOT_FOUND,
@@ -221,19 +227,53 @@ impl Engine {
             .find(|v| **v == asked)
             .unwrap_or(&LEGACY[0])
             .to_string();
-        *session = Some(Era::Legacy {
+        let era = Era::Legacy {
             version: version.clone(),
             capabilities: params.get("capabilities").cloned().unwrap_or(json!({})),
-        });
+        };
+        let capabilities = self.capabilities(&era);
+        *session = Some(era);
         Ok(json!({
             "protocolVersion": version,
-            "capabilities": self.capabilities(),
+            "capabilities": capabilities,
             "serverInfo": server_info(),
             "instructions": self.instructions(),
         }))
     }
 
-    fn capabilities(&self) -> Value {
+    /// Whether this request's client declared MCP Apps (views exist for catalogue tools in
+    /// full mode only: progressive mode lists meta-tools).
+    fn apps(&self, era: &Era) -> bool {
+        let caps = match era {
+            Era::Legacy { capabilities, .. } | Era::Modern { capabilities } => capabilities,
+        };
+        !self.opts.progressive && apps::negotiated(caps)
+    }
+
+    fn read_resource(&self, params: &Map<String, Value>) -> Result<Value, Failure> {
+        let uri = params
+            .get("uri")
+            .and_then(Value::as_str)
+            .ok_or_else(|| Failure::new(INVALID_PARAMS, "resources/read needs a uri"))?;
+        apps::read(uri).ok_or_else(|| Failure {
+            code: apps::RESOURCE_NOT_FOUND,
+            message: format!(
+                "resource not found: {}; views are ui://cmpx/<tool id> (resources/list names them)",
+                crate::text::preview(uri, 80)
+            ),
+            data: Some(json!({ "uri": uri })),
+        })
+    }
+
+    fn capabilities(&self, era: &Era) -> Value {
+        let mut caps = self.base_capabilities();
+        if self.apps(era) {
+            apps::add_capabilities(&mut caps);
+        }
+        caps
+    }
+
+    fn base_capabilities(&self) -> Value {
         let mode = if self.opts.progressive {
             "progressive"
         } else {
@@ -259,10 +299,10 @@ impl Engine {
         }
     }
 
-    fn discover(&self) -> Value {
+    fn discover(&self, era: &Era) -> Value {
         json!({
             "supportedVersions": supported(),
-            "capabilities": self.capabilities(),
+            "capabilities": self.capabilities(era),
             "instructions": self.instructions(),
             "ttlMs": 3_600_000,
             "cacheScope": "public",
@@ -299,7 +339,22 @@ impl Engine {
         };
         let size = self.opts.page_size.max(1);
         let end = (start + size).min(all.len());
-        let mut result = json!({ "tools": all[start..end] });
+        let page = &all[start..end];
+        let mut result = if self.apps(era) {
+            let tools: Vec<Value> = page
+                .iter()
+                .map(|d| {
+                    let name = d.get("name").and_then(Value::as_str).unwrap_or("");
+                    match self.registry.get(name).map(|t| &t.kind) {
+                        Some(Kind::Builtin(_)) => apps::with_view(d.clone(), name),
+                        _ => d.clone(),
+                    }
+                })
+                .collect();
+            json!({ "tools": tools })
+        } else {
+            json!({ "tools": page })
+        };
         if end < all.len() {
             result["nextCursor"] = json!(end.to_string());
         }

@@ -3,6 +3,7 @@
 //! server once running calls have answered. The protocol itself lives in [`engine`], apart
 //! from the transport, so an HTTP transport can drive it too.
 
+pub mod apps;
 mod consent;
 pub mod engine;
 pub mod framing;

@@ -9,6 +9,7 @@ mod documents;
 mod guard;
 mod mcp;
 mod mcp_modern;
+mod pages;
 mod rate;
 mod routes;
 mod tools;

@@ -3,7 +3,7 @@
 
 use super::config::Config;
 use super::rate::Limiter;
-use super::{access_log, documents, guard, mcp, tools};
+use super::{access_log, documents, guard, mcp, pages, tools};
 use axum::Router;
 use axum::http::{HeaderName, HeaderValue, Method, header};
 use axum::routing::get;
@@ -133,7 +133,12 @@ fn is_plain_host(h: &str) -> bool {
 
 pub fn router(state: Arc<State>) -> Router {
     let mut app = Router::new()
-        .route("/", get(documents::index))
+        .route("/", get(pages::root))
+        .route("/tools/{id}", get(pages::tool))
+        .route("/embed/{id}", get(pages::embed))
+        .route("/embed.js", get(pages::embed_js))
+        .route("/assets/{name}", get(pages::asset))
+        .route("/api/resolve", get(pages::resolve))
         .route("/api/tools", get(tools::list))
         .route(
             "/api/tools/{id}",
@@ -189,7 +194,7 @@ pub fn router(state: Arc<State>) -> Router {
     }
     app.layer(security_header(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
         .layer(security_header(header::REFERRER_POLICY, "no-referrer"))
-        .layer(security_header(header::X_FRAME_OPTIONS, "DENY"))
+        .layer(axum::middleware::map_response(pages::frame_options))
         .layer(security_header(
             header::CONTENT_SECURITY_POLICY,
             "default-src 'none'; frame-ancestors 'none'",
