@@ -471,6 +471,9 @@ impl Call<'_> {
         let poll = self.poller();
         match &tool.kind {
             Kind::Builtin(def) => {
+                if let Err(e) = crate::exec::gate::builtin(&def.id, &[], None, false, false) {
+                    return Some(call_result(&ToolResult::err(e, None)));
+                }
                 let bounds = crate::exec::worker::Bounds {
                     time: CALL_TIME_LIMIT,
                     memory: crate::limits::max_memory(),
@@ -479,7 +482,16 @@ impl Call<'_> {
                     .map(|r| call_result(&r))
             }
             Kind::Intent(target) => {
-                if target.intent.needs_consent() && !self.engine.opts.allow_destructive {
+                let verdict = crate::policy::check(
+                    &target.manifest.name,
+                    &crate::policy::intent_needs(&target.intent, args),
+                );
+                if let crate::policy::Verdict::Denied(why) = &verdict {
+                    return Some(call_result(&consent::denied(&target.manifest.name, why)));
+                }
+                let asks = matches!(verdict, crate::policy::Verdict::Ask(_))
+                    || crate::cmp::effects::asks_itself(&target.intent);
+                if asks && !self.engine.opts.allow_destructive {
                     match self.consent(target, args)? {
                         Gate::Run => {}
                         Gate::Answer(v) => return Some(v),
