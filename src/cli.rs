@@ -158,7 +158,7 @@ pub enum Command {
     ///
     /// --format <name> prints one document; --out DIR writes it (or, without --format, all of
     /// them in the well-known layout). Formats: ctp-manifest, openapi, ai-tools, llms-txt,
-    /// llms-full-txt, mcp, openai, anthropic.
+    /// llms-full-txt, mcp, openai, anthropic; btcp (a BTCP manifest) only when named.
     Discover {
         /// The document to produce.
         #[arg(long, value_name = "NAME")]
