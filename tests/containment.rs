@@ -216,7 +216,7 @@ fn a_timeout_stops_what_the_program_started_in_another_session() {
             marker.display()
         ),
     );
-    let out = t.args(["run", "spawner"]).run();
+    let out = t.args(["run", "spawner", "--yes"]).run();
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
     assert_eq!(out.json()["data"]["stdout"], "done\n");
     std::thread::sleep(Duration::from_millis(1500));

@@ -821,7 +821,7 @@ fn templates_that_run_a_value_as_code_warn_and_need_consent() {
         touch["description"]
             .as_str()
             .unwrap()
-            .contains("Asks for confirmation before running."),
+            .contains("Destructive: cannot be undone; asks for confirmation."),
         "{touch}"
     );
     assert_eq!(touch["annotations"]["readOnlyHint"], false);
