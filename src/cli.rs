@@ -168,7 +168,7 @@ pub enum Command {
     ///
     /// --format <name> prints one document; --out DIR writes it (or, without --format, all of
     /// them in the well-known layout). Formats: ctp-manifest, openapi, ai-tools, llms-txt,
-    /// llms-full-txt, mcp, openai, anthropic.
+    /// llms-full-txt, mcp, openai, anthropic; btcp (a BTCP manifest) only when named.
     Discover {
         /// The document to produce.
         #[arg(long, value_name = "NAME")]
@@ -182,6 +182,15 @@ pub enum Command {
         /// With --out: also replace files cmpx did not write (or that were edited since).
         #[arg(long)]
         force: bool,
+    },
+    /// Show the capability policy, or grant, deny or revoke a capability.
+    ///
+    /// The policy ($CMP_HOME/policy.toml) decides what tools may touch: a denied capability
+    /// never runs, not even with --yes; a granted one runs without asking; anything else asks
+    /// (--yes, a typed y, or the MCP client's question) unless its risk is low.
+    Policy {
+        #[command(subcommand)]
+        change: Option<PolicyChange>,
     },
     /// Print a catalogue tool's specification in Markdown (--all --out DIR: one file per tool).
     Doc {
@@ -204,4 +213,27 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         write: Option<PathBuf>,
     },
+}
+
+/// One change to the capability policy.
+#[derive(Debug, clap::Subcommand)]
+pub enum PolicyChange {
+    /// Allow a capability without asking.
+    Grant(PolicyRule),
+    /// Never allow a capability, not even with --yes.
+    Deny(PolicyRule),
+    /// Remove the grant or deny rule with exactly these arguments.
+    Revoke(PolicyRule),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct PolicyRule {
+    /// A capability such as fs:write, network:fetch, dom:write, or a family such as fs:*.
+    pub capability: String,
+    /// Only for this tool (a catalogue id, an installed tool's name, or a browser tool's name).
+    #[arg(long, value_name = "ID")]
+    pub tool: Option<String>,
+    /// Only for paths under this prefix (fs:* capabilities).
+    #[arg(long, value_name = "PREFIX")]
+    pub path: Option<PathBuf>,
 }

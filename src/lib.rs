@@ -3,6 +3,7 @@
 
 pub mod adapters;
 pub mod argv;
+pub mod btcp;
 pub mod catalogue;
 pub mod cli;
 pub mod cmp;
@@ -17,6 +18,7 @@ pub mod limits;
 pub mod mcp;
 pub mod output;
 pub mod paths;
+pub mod policy;
 pub mod resolve;
 pub mod serve;
 pub mod suggest;

@@ -990,13 +990,16 @@ fn curl_every_intent() {
     let d = tmp.path();
     let url = |p: &str| format!("{base}{p}");
 
+    // Reaching the network (network:fetch, medium risk) needs consent unless the policy
+    // grants it (tests/policy.rs).
+    refused(&run(d, "curl", 0, &["--url", &url("/hello.json")]));
     // 0 fetch: a JSON body comes back parsed
-    let data = ok(&run(d, "curl", 0, &["--url", &url("/hello.json")]));
+    let data = ok(&run(d, "curl", 0, &["--yes", "--url", &url("/hello.json")]));
     assert_eq!(data["stdout"], json!({"hello": "world", "n": 1}));
-    let s = text(&run(d, "curl", 0, &["--url", &url("/moved")]));
+    let s = text(&run(d, "curl", 0, &["--yes", "--url", &url("/moved")]));
     assert_eq!(s, "file body\n", "redirects are followed");
     let doc = failed(
-        &run(d, "curl", 0, &["--url", &url("/missing")]),
+        &run(d, "curl", 0, &["--yes", "--url", &url("/missing")]),
         1,
         "EXECUTION_ERROR",
     );
@@ -1004,16 +1007,20 @@ fn curl_every_intent() {
     // only http(s): a file:// URL never reads local files
     write(d.join("secret.txt"), "s3cret");
     let file_url = format!("file://{}", d.join("secret.txt").display());
-    let out = run(d, "curl", 0, &["--url", &file_url]);
+    let out = run(d, "curl", 0, &["--yes", "--url", &file_url]);
     assert_eq!(out.code, 1);
     assert!(!out.stdout.contains("s3cret"));
     for nasty in ["$(touch pwned)", "-o pwned", "`touch pwned`"] {
-        assert_eq!(run(d, "curl", 0, &["--url", nasty]).code, 1, "{nasty}");
+        assert_eq!(
+            run(d, "curl", 0, &["--yes", "--url", nasty]).code,
+            1,
+            "{nasty}"
+        );
     }
     assert_not_pwned(d);
 
     // 1 headers
-    let s = text(&run(d, "curl", 1, &["--url", &url("/hello.json")]));
+    let s = text(&run(d, "curl", 1, &["--yes", "--url", &url("/hello.json")]));
     assert!(s.starts_with("HTTP/1.1 200"), "{s}");
     let lower = s.to_lowercase();
     assert!(

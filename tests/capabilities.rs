@@ -176,6 +176,40 @@ fn arguments(adapter: &str, index: usize, url: &str) -> Value {
     }
 }
 
+/// Whether `unshare -rn` (a user and network namespace, no privileges needed) works here; CI
+/// must have it.
+fn isolation_works() -> bool {
+    static WORKS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *WORKS.get_or_init(|| {
+        let ok = Command::new("unshare")
+            .args(["-rn", "true"])
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(
+            ok || std::env::var_os("CI").is_none(),
+            "CI must allow `unshare -rn` for the network check"
+        );
+        ok
+    })
+}
+
+/// The check itself can fail: a fetch in the namespace does not reach even 127.0.0.1.
+#[test]
+fn a_connection_from_inside_the_namespace_fails() {
+    if !isolation_works() || which::which("curl").is_err() {
+        eprintln!("note: unshare -rn or curl is unavailable; skipping");
+        return;
+    }
+    let url = serve();
+    let outside = Command::new("curl").args(["-sf", &url]).output().unwrap();
+    assert!(outside.status.success());
+    let inside = Command::new("unshare")
+        .args(["-rn", "curl", "-sf", &url])
+        .output()
+        .unwrap();
+    assert!(!inside.status.success());
+}
+
 fn installed(programs: &[&str]) -> bool {
     let missing: Vec<&&str> = programs
         .iter()
@@ -213,6 +247,7 @@ fn every_adapter_intent_changes_only_what_it_declares() {
     let url = serve();
     let mut problems = Vec::new();
     let mut ran = 0;
+    let mut offline_runs = 0;
     let mut adapters: Vec<PathBuf> = std::fs::read_dir(ADAPTERS)
         .unwrap()
         .flatten()
@@ -248,7 +283,18 @@ fn every_adapter_intent_changes_only_what_it_declares() {
                 args.push(format!("--{k}"));
                 args.push(v.as_str().map_or_else(|| v.to_string(), str::to_string));
             }
-            let out = Command::new(common::bin())
+            // An intent that declares no network:* capability runs in a network namespace of
+            // its own with no interface up: a connection it tried would fail, and so would it.
+            let offline = isolation_works() && !declared.iter().any(|d| d.starts_with("network:"));
+            let mut cmd = if offline {
+                let mut c = Command::new("unshare");
+                c.args(["-rn", common::bin()]);
+                c
+            } else {
+                Command::new(common::bin())
+            };
+            offline_runs += usize::from(offline);
+            let out = cmd
                 .args(&args)
                 .current_dir(&work)
                 .env("CMP_HOME", &home)
@@ -288,7 +334,13 @@ fn every_adapter_intent_changes_only_what_it_declares() {
             }
         }
     }
-    eprintln!("ran {ran} adapter intents");
+    eprintln!("ran {ran} adapter intents, {offline_runs} of them without a network");
+    if isolation_works() {
+        assert!(
+            offline_runs >= 25,
+            "only {offline_runs} intents ran offline"
+        );
+    }
     assert!(ran >= 30, "only {ran} intents ran");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

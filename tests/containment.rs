@@ -198,7 +198,10 @@ fn a_timeout_stops_what_the_program_started_in_another_session() {
         &json!({"intents": [{"patterns": ["spawn"], "command": script.to_str().unwrap()}]})
             .to_string(),
     );
-    let out = t.args(["run", "spawner", "--timeout", "0.5"]).run();
+    // It declares nothing, so it counts as process:spawn and runs with consent.
+    let out = t
+        .args(["run", "spawner", "--timeout", "0.5", "--yes"])
+        .run();
     assert_eq!(out.code, 5, "{}{}", out.stdout, out.stderr);
     std::thread::sleep(Duration::from_millis(2500));
     assert!(
@@ -213,7 +216,7 @@ fn a_timeout_stops_what_the_program_started_in_another_session() {
             marker.display()
         ),
     );
-    let out = t.args(["run", "spawner"]).run();
+    let out = t.args(["run", "spawner", "--yes"]).run();
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
     assert_eq!(out.json()["data"]["stdout"], "done\n");
     std::thread::sleep(Duration::from_millis(1500));

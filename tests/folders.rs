@@ -761,7 +761,7 @@ fn templates_that_run_a_value_as_code_warn_and_need_consent() {
         json!([
             {"patterns": ["shelly touch a file"], "command": "sh -c 'touch \"$1\"' sh {path}",
              "params": {"path": {"type": "string", "required": true}}},
-            {"patterns": ["shelly count the lines"], "command": "wc -l {path}",
+            {"patterns": ["shelly count the lines"], "command": "wc -l {path}", "capabilities": ["fs:read"],
              "params": {"path": {"type": "string", "required": true}}},
         ]),
     );
@@ -821,7 +821,7 @@ fn templates_that_run_a_value_as_code_warn_and_need_consent() {
         touch["description"]
             .as_str()
             .unwrap()
-            .contains("Asks for confirmation before running."),
+            .contains("Destructive: cannot be undone; asks for confirmation."),
         "{touch}"
     );
     assert_eq!(touch["annotations"]["readOnlyHint"], false);

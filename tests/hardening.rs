@@ -57,7 +57,9 @@ fn echo_tool(t: &Test) {
             "patterns": ["echo the arguments"],
             "command": format!("python3 {} {{value}}", script.display()),
             "params": {"value": {"type": "string", "required": true, "description": "anything"}},
-            "confirm": false, "destructive": false, "idempotent": true
+            "confirm": false, "destructive": false, "idempotent": true,
+            // It only prints its arguments; undeclared, it would count as process:spawn and ask.
+            "capabilities": []
         }]),
     );
 }

@@ -4,28 +4,17 @@
 
 use super::capability::Intent;
 
-/// Reads files or directories; changes nothing.
-pub const FS_READ: &str = "fs:read";
-/// Creates new files or directories, never replacing or removing what is there.
-pub const FS_WRITE: &str = "fs:write";
-/// May replace the content of an existing file (or a whole directory tree).
-pub const FS_OVERWRITE: &str = "fs:overwrite";
-/// Removes files or directories.
-pub const FS_DELETE: &str = "fs:delete";
-/// Opens network connections (fetches a URL).
-pub const NETWORK_FETCH: &str = "network:fetch";
-/// Runs an arbitrary program or code chosen by the caller.
-pub const PROCESS_SPAWN: &str = "process:spawn";
+pub use crate::policy::capability::{
+    FS_DELETE, FS_OVERWRITE, FS_READ, FS_WRITE, NETWORK_FETCH, PROCESS_SPAWN,
+};
 
-/// The whole vocabulary, with each name's risk level.
-pub const CAPABILITIES: &[(&str, &str)] = &[
-    (FS_READ, "low"),
-    (FS_WRITE, "medium"),
-    (FS_OVERWRITE, "high"),
-    (FS_DELETE, "high"),
-    (NETWORK_FETCH, "medium"),
-    (PROCESS_SPAWN, "high"),
-];
+/// The names an intent may declare: cmpx's local vocabulary (BTCP's names are for browser
+/// tools), with each name's risk level.
+pub fn vocabulary() -> impl Iterator<Item = &'static crate::policy::capability::Known> {
+    crate::policy::capability::VOCABULARY
+        .iter()
+        .filter(|k| k.local)
+}
 
 /// Everything the front ends say and enforce about an intent's side effects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,23 +31,60 @@ pub struct Effects {
     pub consent: bool,
 }
 
-/// The one derivation. An intent that declares nothing (a third-party folder) is not called
-/// read-only nor closed-world: nothing says what it touches. Its `confirm`/`destructive` flags
-/// and a value run as code (see [`super::shell_code`]) still ask for consent.
+/// What an intent touches: its declaration; for a command that runs a catalogue tool
+/// (`cmpx run <id> …`, as exported folders do), that tool's; otherwise `None` (nothing says).
+pub fn declared(intent: &Intent) -> Option<Vec<String>> {
+    if let Some(d) = &intent.capabilities {
+        return Some(d.clone());
+    }
+    let words = shell_words::split(&intent.command).ok()?;
+    match words.as_slice() {
+        [bin, run, id, ..] if bin == super::mapping::BINARY && run == "run" => {
+            crate::catalogue::get(id).map(|_| {
+                crate::policy::capability::of_catalogue_tool(id)
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect()
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The capabilities a run is checked against: the declaration, or `process:spawn` (high)
+/// for an intent that declares nothing, since it runs a program nothing describes.
+pub fn needed(intent: &Intent) -> Vec<String> {
+    declared(intent).unwrap_or_else(|| vec![PROCESS_SPAWN.to_string()])
+}
+
+/// Whether the intent itself asks to be confirmed every time, whatever is granted: it says
+/// `confirm` or `destructive`, or hands a caller's value to a shell or interpreter as code.
+pub fn asks_itself(intent: &Intent) -> bool {
+    intent.confirm || intent.destructive || intent.runs_code().is_some()
+}
+
+/// The one derivation. An intent that declares nothing (a third-party folder) counts as
+/// `process:spawn`: open-world, destructive and asking for consent. Consent here is the
+/// default with no policy: any capability above low risk, or the intent asking itself; the
+/// user's policy (`crate::policy`) can grant or deny at run time.
 pub fn of(intent: &Intent) -> Effects {
-    let declared = intent.capabilities.as_deref();
-    let has = |name: &str| declared.is_some_and(|d| d.iter().any(|c| c == name));
+    let declared = declared(intent);
+    let needed = needed(intent);
+    let has = |name: &str| needed.iter().any(|c| c == name);
     let changes = has(FS_WRITE) || has(FS_OVERWRITE) || has(FS_DELETE) || has(PROCESS_SPAWN);
     let destructive =
         intent.destructive || has(FS_OVERWRITE) || has(FS_DELETE) || has(PROCESS_SPAWN);
-    let consent = intent.confirm || changes || destructive || intent.runs_code().is_some();
+    let risky = needed
+        .iter()
+        .any(|c| crate::policy::capability::risk(c) > crate::policy::capability::Risk::Low);
+    let consent = asks_itself(intent) || risky;
     Effects {
-        read_only: declared.is_some() && !consent,
+        read_only: declared.is_some() && !changes && !asks_itself(intent),
         destructive,
         idempotent: intent.idempotent,
         open_world: declared.is_none()
             || has(PROCESS_SPAWN)
-            || declared.is_some_and(|d| d.iter().any(|c| c.starts_with("network:"))),
+            || needed.iter().any(|c| c.starts_with("network:")),
         consent,
     }
 }
@@ -67,9 +93,9 @@ pub fn of(intent: &Intent) -> Effects {
 pub fn check(declared: &[String]) -> Vec<String> {
     declared
         .iter()
-        .filter(|c| !CAPABILITIES.iter().any(|(name, _)| name == c))
+        .filter(|c| !vocabulary().any(|k| k.name == c.as_str()))
         .map(|c| {
-            let known: Vec<&str> = CAPABILITIES.iter().map(|(n, _)| *n).collect();
+            let known: Vec<&str> = vocabulary().map(|k| k.name).collect();
             format!("{c:?} is not one of {}", known.join(", "))
         })
         .collect()
@@ -102,7 +128,7 @@ mod tests {
             }
         );
         let fetch = of(&intent(json!({"capabilities": ["network:fetch"]})));
-        assert!(fetch.read_only && fetch.open_world && !fetch.consent);
+        assert!(fetch.read_only && fetch.open_world && fetch.consent);
         let mkdir = of(&intent(json!({"capabilities": ["fs:write"]})));
         assert!(!mkdir.read_only && mkdir.consent && !mkdir.destructive);
         let mv = of(&intent(
@@ -112,9 +138,20 @@ mod tests {
     }
 
     #[test]
-    fn nothing_declared_is_neither_read_only_nor_closed() {
+    fn nothing_declared_is_process_spawn() {
         let e = of(&intent(json!({})));
-        assert!(!e.read_only && e.open_world && !e.consent && !e.destructive);
+        assert!(!e.read_only && e.open_world && e.consent && e.destructive);
+        assert_eq!(
+            needed(&intent(json!({}))),
+            vec!["process:spawn".to_string()]
+        );
+        let exported = intent(json!({"command": "cmpx run uuid-generator"}));
+        assert_eq!(
+            needed(&exported),
+            vec!["system:random".to_string(), "system:clock".to_string()]
+        );
+        let e = of(&exported);
+        assert!(e.read_only && !e.open_world && !e.consent);
         let e = of(&intent(json!({"destructive": true})));
         assert!(e.consent && e.destructive);
     }
@@ -124,7 +161,7 @@ mod tests {
         assert_eq!(
             check(&["fs:read".into(), "fs:explode".into()]),
             vec![
-                "\"fs:explode\" is not one of fs:read, fs:write, fs:overwrite, fs:delete, network:fetch, process:spawn"
+                "\"fs:explode\" is not one of fs:read, fs:write, fs:overwrite, fs:delete, network:fetch, process:spawn, system:random, system:clock"
                     .to_string()
             ]
         );

@@ -34,6 +34,13 @@ pub fn capability(def: &ToolDefinition) -> Capability {
         .iter()
         .flat_map(|m| m.patterns.iter().map(|p| p.trim().to_lowercase()))
         .collect();
+    // What the tool touches (randomness, the clock); left out when nothing, to keep the file
+    // small: readers derive "nothing" from the `cmpx run <id>` command (cmp::effects).
+    let touches: Vec<String> = crate::policy::capability::of_catalogue_tool(&def.id)
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    let touches = (!touches.is_empty()).then_some(touches);
     let general = Intent {
         // A phrase that names a mode belongs to that mode's intent alone.
         patterns: patterns(def)
@@ -52,7 +59,7 @@ pub fn capability(def: &ToolDefinition) -> Capability {
         // Built-in tools have no side effects: repeating a call changes nothing outside it.
         idempotent: true,
         success_codes: Vec::new(),
-        capabilities: None,
+        capabilities: touches.clone(),
     };
     let mut intents = vec![general];
     intents.extend(modes.iter().map(|mode| {
@@ -71,7 +78,7 @@ pub fn capability(def: &ToolDefinition) -> Capability {
             destructive: false,
             idempotent: true,
             success_codes: Vec::new(),
-            capabilities: None,
+            capabilities: touches.clone(),
         }
     }));
     Capability { intents }

@@ -7,6 +7,7 @@ mod doc;
 mod export;
 mod install;
 mod list;
+mod policy;
 mod resolve;
 mod run;
 mod serve;
@@ -102,6 +103,23 @@ pub fn main() -> i32 {
             force,
         } => discover::run(mode, format.as_deref(), out.as_deref(), &base_url, force),
         Command::Doc { tool, all, out } => doc::run(mode, tool.as_deref(), all, out.as_deref()),
+        Command::Policy { change } => match change {
+            None => policy::show(mode),
+            Some(c) => {
+                let (what, rule) = match c {
+                    crate::cli::PolicyChange::Grant(r) => (policy::Change::Grant, r),
+                    crate::cli::PolicyChange::Deny(r) => (policy::Change::Deny, r),
+                    crate::cli::PolicyChange::Revoke(r) => (policy::Change::Revoke, r),
+                };
+                policy::change(
+                    mode,
+                    what,
+                    &rule.capability,
+                    rule.tool.as_deref(),
+                    rule.path.as_deref(),
+                )
+            }
+        },
         Command::AgentSetup { write } => agent_setup::run(mode, write.as_deref()),
         Command::Worker => return crate::exec::worker::serve(),
     };

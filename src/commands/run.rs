@@ -27,6 +27,23 @@ pub fn run(mode: Mode, tool: &str, tokens: &[String]) -> Result<ExitCode, Error>
         print_help(&def);
         return Ok(ExitCode::Success);
     }
+    // The policy decides before any `@path` is read or anything runs.
+    let output_file = tokens.iter().enumerate().find_map(|(i, t)| {
+        t.strip_prefix("--output-file=")
+            .map(str::to_string)
+            .or_else(|| {
+                (t == "--output-file")
+                    .then(|| tokens.get(i + 1).cloned())
+                    .flatten()
+            })
+    });
+    crate::exec::gate::builtin(
+        &def.id,
+        &crate::exec::gate::at_paths(tokens),
+        output_file.as_deref().map(std::path::Path::new),
+        tokens.iter().any(|t| t == "--yes"),
+        true,
+    )?;
     let mut inv = match crate::tools::streaming::streaming(&def.id) {
         Some((param, _)) => crate::argv::parse_deferring(&def, tokens, param)?,
         None => crate::argv::parse(&def, tokens)?,

@@ -26,6 +26,9 @@ pub enum Format {
     OpenAi,
     /// `anthropic-tools.json`: Anthropic Messages API tools.
     Anthropic,
+    /// `btcp-manifest.json`: a BTCP manifest (see [`super::btcp`]). Printed or written on
+    /// request only, not part of the well-known layout `--out` writes by default.
+    Btcp,
 }
 
 impl Format {
@@ -53,6 +56,7 @@ impl Format {
             Format::Mcp => "mcp",
             Format::OpenAi => "openai",
             Format::Anthropic => "anthropic",
+            Format::Btcp => "btcp",
         }
     }
 
@@ -69,16 +73,22 @@ impl Format {
             Format::Mcp => "mcp-tools.json",
             Format::OpenAi => "openai-tools.json",
             Format::Anthropic => "anthropic-tools.json",
+            Format::Btcp => "btcp-manifest.json",
         }
     }
 
     pub fn parse(name: &str) -> Option<Format> {
-        Format::ALL.into_iter().find(|f| f.name() == name)
+        Format::ALL
+            .into_iter()
+            .chain([Format::Btcp])
+            .find(|f| f.name() == name)
     }
 
     /// Every format name, comma separated, for usage messages.
     pub fn names() -> String {
-        Format::ALL.map(Format::name).join(", ")
+        let mut names = Format::ALL.map(Format::name).join(", ");
+        names.push_str(", btcp");
+        names
     }
 
     /// The document's text, ending with a newline.
@@ -95,6 +105,7 @@ impl Format {
             )),
             Format::OpenAi => json(&super::vendors::openai(tools)),
             Format::Anthropic => json(&super::vendors::anthropic(tools)),
+            Format::Btcp => json(&super::btcp::manifest(tools, opts)),
         }
     }
 }

@@ -13,7 +13,7 @@ pub fn builtin_tool(def: &ToolDefinition) -> Value {
     if let Some(hint) = &def.ai_instructions {
         description = format!("{description} {hint}");
     }
-    json!({
+    let mut tool = json!({
         "name": def.id,
         "title": def.name,
         "description": description,
@@ -28,8 +28,16 @@ pub fn builtin_tool(def: &ToolDefinition) -> Value {
         },
         // The tool's semver version: a major bump means a breaking change (SPEC.md "Versions").
         "_meta": { "version": def.version() },
-    })
+    });
+    let touches = crate::policy::capability::of_catalogue_tool(&def.id);
+    if !touches.is_empty() {
+        tool["_meta"][META_CAPABILITIES] = json!(touches);
+    }
+    tool
 }
+
+/// Where a tool's capabilities go in its MCP definition (`_meta`, which clients pass on).
+pub const META_CAPABILITIES: &str = "cmpx/capabilities";
 
 /// The MCP name of an installed tool's intent: `<tool>.<first pattern as a slug>`, cut to
 /// MCP's 64 characters, e.g. `git.repository-status`.
@@ -97,6 +105,10 @@ pub fn intent_tool(manifest: &Manifest, intent: &Intent, index: usize) -> Value 
         "title": format!("{} — {}", manifest.name, intent.patterns.first().map_or("", String::as_str)),
         "description": description,
         "inputSchema": json_schema::intent_schema(&intent.params),
+        "_meta": {
+            META_CAPABILITIES: crate::cmp::effects::needed(intent),
+            "version": manifest.version,
+        },
         // Every hint from the intent's declared capabilities (cmp::effects), nothing else.
         "annotations": {
             "readOnlyHint": effects.read_only,
@@ -104,7 +116,6 @@ pub fn intent_tool(manifest: &Manifest, intent: &Intent, index: usize) -> Value 
             "idempotentHint": effects.idempotent,
             "openWorldHint": effects.open_world,
         },
-        "_meta": { "version": manifest.version },
     })
 }
 

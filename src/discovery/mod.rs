@@ -4,6 +4,7 @@
 pub mod agent_setup;
 pub mod ai_plugin;
 pub mod ai_tools;
+pub mod btcp;
 pub mod ctp_manifest;
 pub mod documents;
 pub mod json_schema;

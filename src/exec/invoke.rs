@@ -94,8 +94,32 @@ pub fn invoke_cancellable(
         });
         return Some(super::envelope(Ok(data), started, given, &version));
     }
+    let verdict = crate::policy::check(
+        &target.manifest.name,
+        &crate::policy::intent_needs(intent, given),
+    );
+    let asking = match &verdict {
+        crate::policy::Verdict::Denied(why) => {
+            let err = ToolError::new(
+                ErrorCode::Unauthorized,
+                format!(
+                    "not allowed: {why}; nothing was run (--yes does not override a deny; see `cmpx policy`)"
+                ),
+            )
+            .with_data(json!({
+                "denied": true,
+                "tool": target.manifest.name,
+                "argv": argv,
+                "command": shell_line(&argv),
+            }));
+            return Some(super::envelope(Err(err), started, given, &version));
+        }
+        crate::policy::Verdict::Ask(caps) => caps.clone(),
+        crate::policy::Verdict::Granted => Vec::new(),
+    };
+    let needs_consent = !asking.is_empty() || crate::cmp::effects::asks_itself(intent);
     match confirm::obtain(
-        effects.consent,
+        needs_consent,
         effects.destructive,
         &shell_line(&argv),
         flags.yes,
@@ -117,11 +141,19 @@ pub fn invoke_cancellable(
             } else if intent.confirm {
                 "marked confirm".to_string()
             } else {
-                "one that changes files".to_string()
+                "one that needs consent".to_string()
+            };
+            let needs = if asking.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " and needs {}, which the policy neither grants nor denies (`cmpx policy grant` allows it without asking)",
+                    asking.join(", ")
+                )
             };
             let err = ToolError::new(
                 ErrorCode::Unauthorized,
-                format!("confirmation {what}: this action is {kind}{hint}"),
+                format!("confirmation {what}: this action is {kind}{needs}{hint}"),
             )
             .with_data(json!({
                 "confirmationRequired": true,
@@ -130,6 +162,7 @@ pub fn invoke_cancellable(
                 "argv": argv,
                 "command": shell_line(&argv),
                 "destructive": effects.destructive,
+                "capabilities": asking,
             }));
             return Some(super::envelope(Err(err), started, given, &version));
         }

@@ -6,6 +6,7 @@
 mod builtin;
 pub mod confirm;
 pub mod external;
+pub mod gate;
 pub mod invoke;
 pub mod stream;
 pub mod template;

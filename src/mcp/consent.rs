@@ -83,11 +83,27 @@ pub fn refusal(tool: &str, command: &str, destructive: bool, why: &str) -> ToolR
                 "confirmation required: this action is {kind}, and {why}; nothing was run. \
                  Ask the person you work for: they can allow it when their MCP client asks \
                  (a client with form elicitation), or start the server with \
-                 `cmpx mcp --allow-destructive`; at a terminal they can run it themselves \
-                 with `cmpx run {tool} … --yes`."
+                 `cmpx mcp --allow-destructive`, or grant what it needs for good with \
+                 `cmpx policy grant <capability> --tool {tool}`; at a terminal they can run it \
+                 themselves with `cmpx run {tool} … --yes`."
             ),
         )
         .with_data(json!({ "confirmationRequired": true, "declined": false, "command": command })),
+        None,
+    )
+}
+
+/// The policy denies something the tool needs: no question is asked, nothing runs.
+pub fn denied(tool: &str, why: &str) -> ToolResult {
+    ToolResult::err(
+        ToolError::new(
+            ErrorCode::Unauthorized,
+            format!(
+                "not allowed: {why}; nothing was run. Only the person can change that, with \
+                 `cmpx policy` (see `cmpx policy` for the rules that apply to {tool})."
+            ),
+        )
+        .with_data(json!({ "denied": true, "tool": tool })),
         None,
     )
 }

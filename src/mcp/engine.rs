@@ -62,6 +62,8 @@ pub struct Engine {
     running: AtomicUsize,
     consent: Book,
     threads: Mutex<Vec<JoinHandle<()>>>,
+    /// The BTCP session whose browser tools are listed beside the catalogue, if any.
+    browser: Option<crate::btcp::Link>,
 }
 
 /// One running call.
@@ -91,7 +93,20 @@ impl Engine {
             running: AtomicUsize::new(0),
             consent: Book::default(),
             threads: Mutex::new(Vec::new()),
+            browser: None,
         }
+    }
+
+    /// An engine that also lists and calls the browser tools of one BTCP session.
+    pub fn with_browser(opts: Options, registry: Registry, link: crate::btcp::Link) -> Engine {
+        Engine {
+            browser: Some(link),
+            ..Engine::new(opts, registry)
+        }
+    }
+
+    pub fn browser(&self) -> Option<&crate::btcp::Link> {
+        self.browser.as_ref()
     }
 
     /// One classified message. Quick requests are answered before this returns; a
@@ -280,7 +295,7 @@ impl Engine {
             "full"
         };
         json!({
-            "tools": { "listChanged": false },
+            "tools": { "listChanged": self.browser.is_some() },
             "experimental": {
                 "ctp": {
                     "version": "1.0.0",
@@ -313,11 +328,21 @@ impl Engine {
         if self.opts.progressive {
             progressive::definitions()
         } else {
-            self.registry
+            let mut all: Vec<Value> = self
+                .registry
                 .tools
                 .iter()
                 .map(|t| t.definition.clone())
-                .collect()
+                .collect();
+            if let Some(link) = &self.browser {
+                // Browser tools follow the catalogue; a name the catalogue has stays its.
+                all.extend(link.definitions().into_iter().filter(|d| {
+                    d["name"]
+                        .as_str()
+                        .is_some_and(|n| self.registry.get(n).is_none())
+                }));
+            }
+            all
         }
     }
 
@@ -446,6 +471,7 @@ impl Engine {
 
     /// An unknown tool is a protocol error (-32602), with a suggestion.
     fn known(&self, name: &str) -> Result<(), Failure> {
+        let browser = self.browser.as_ref().map(|l| l.names()).unwrap_or_default();
         let names: Vec<&str> = if self.opts.progressive {
             vec!["search", "describe", "run"]
         } else {
@@ -453,6 +479,7 @@ impl Engine {
                 .tools
                 .iter()
                 .map(|t| t.name.as_str())
+                .chain(browser.iter().map(String::as_str))
                 .collect()
         };
         if names.contains(&name) {
@@ -518,6 +545,11 @@ impl Call<'_> {
     }
 
     fn tool(&self, name: &str, args: &Map<String, Value>) -> Option<Value> {
+        if self.engine.registry.get(name).is_none()
+            && let Some(link) = &self.engine.browser
+        {
+            return self.browser_tool(link, name, args);
+        }
         let Some(tool) = self.engine.registry.get(name) else {
             return Some(call_result(&ToolResult::from(ToolError::invalid(format!(
                 "no tool named '{}'; use search to find one",
@@ -527,6 +559,9 @@ impl Call<'_> {
         let poll = self.poller();
         match &tool.kind {
             Kind::Builtin(def) => {
+                if let Err(e) = crate::exec::gate::builtin(&def.id, &[], None, false, false) {
+                    return Some(call_result(&ToolResult::err(e, None)));
+                }
                 let bounds = crate::exec::worker::Bounds {
                     time: CALL_TIME_LIMIT,
                     memory: crate::limits::max_memory(),
@@ -535,7 +570,16 @@ impl Call<'_> {
                     .map(|r| call_result(&r))
             }
             Kind::Intent(target) => {
-                if target.intent.needs_consent() && !self.engine.opts.allow_destructive {
+                let verdict = crate::policy::check(
+                    &target.manifest.name,
+                    &crate::policy::intent_needs(&target.intent, args),
+                );
+                if let crate::policy::Verdict::Denied(why) = &verdict {
+                    return Some(call_result(&consent::denied(&target.manifest.name, why)));
+                }
+                let asks = matches!(verdict, crate::policy::Verdict::Ask(_))
+                    || crate::cmp::effects::asks_itself(&target.intent);
+                if asks && !self.engine.opts.allow_destructive {
                     match self.consent(target, args)? {
                         Gate::Run => {}
                         Gate::Answer(v) => return Some(v),
@@ -555,6 +599,43 @@ impl Call<'_> {
         }
     }
 
+    /// A browser tool of the linked BTCP session, after the policy and consent rules.
+    fn browser_tool(
+        &self,
+        link: &crate::btcp::Link,
+        name: &str,
+        args: &Map<String, Value>,
+    ) -> Option<Value> {
+        if name == crate::btcp::REQUEST_CAPABILITIES {
+            return Some(link.request_capabilities(&Value::Object(args.clone())));
+        }
+        let Some(tool) = link.tool(name) else {
+            return Some(call_result(&ToolResult::from(ToolError::invalid(format!(
+                "the browser tool '{}' is no longer registered in this BTCP session",
+                crate::text::preview(name, 64)
+            )))));
+        };
+        match link.gate(name, &tool) {
+            crate::btcp::Gate::Refuse(why) => {
+                return Some(call_result(&consent::denied(name, &why)));
+            }
+            crate::btcp::Gate::Ask(caps) if !self.engine.opts.allow_destructive => {
+                let what = format!(
+                    "browser tool {name} (needs {}) with {}",
+                    caps.join(", "),
+                    Value::Object(args.clone())
+                );
+                match self.ask(name, &what, false)? {
+                    Gate::Run => {}
+                    Gate::Answer(v) => return Some(v),
+                }
+            }
+            _ => {}
+        }
+        let poll = self.poller();
+        link.call(name, &Value::Object(args.clone()), &poll)
+    }
+
     /// Asks the person through the client; `None` when the call was cancelled meanwhile.
     fn consent(&self, target: &Target, args: &Map<String, Value>) -> Option<Gate> {
         let command = match invoke::plan(target, args) {
@@ -562,7 +643,12 @@ impl Call<'_> {
             Err(e) => return Some(Gate::Answer(call_result(&ToolResult::err(e, None)))),
         };
         let destructive = target.intent.effects().destructive;
-        let tool = &target.manifest.name;
+        self.ask(&target.manifest.name, &command, destructive)
+    }
+
+    /// The consent question for `command` of `tool`, in the era's way.
+    fn ask(&self, tool: &str, command: &str, destructive: bool) -> Option<Gate> {
+        let command = command.to_string();
         let refuse = |why: &str| {
             Some(Gate::Answer(call_result(&consent::refusal(
                 tool,

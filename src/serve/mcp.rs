@@ -26,6 +26,9 @@ const SESSION_IDLE: Duration = Duration::from_secs(30 * 60);
 /// The longest an answer is waited for: a call's limit plus a consent question's.
 const ANSWER_LIMIT: Duration = Duration::from_secs(200);
 
+/// Names the BTCP session whose browser tools a request may see and call.
+const BTCP_HEADER: &str = "btcp-session";
+
 pub struct Sessions {
     /// Whether installed tools (adapters, third-party folders) are offered beside the catalogue.
     adapters: bool,
@@ -33,6 +36,9 @@ pub struct Sessions {
     max_calls: usize,
     shared: Arc<Engine>,
     by_id: Mutex<HashMap<String, (Arc<Engine>, Instant)>>,
+    hub: Arc<crate::btcp::Hub>,
+    /// Stateless engines for requests naming a BTCP session, one per session.
+    browsers: Mutex<HashMap<String, Arc<Engine>>>,
 }
 
 fn options(max_calls: usize) -> crate::mcp::Options {
@@ -44,28 +50,50 @@ fn options(max_calls: usize) -> crate::mcp::Options {
     }
 }
 
-fn new_engine(adapters: bool, max_calls: usize) -> Arc<Engine> {
+fn new_engine(adapters: bool, max_calls: usize, link: Option<crate::btcp::Link>) -> Arc<Engine> {
     let roots = if adapters {
         crate::paths::all_roots()
     } else {
         Vec::new()
     };
-    Arc::new(Engine::new(options(max_calls), Registry::load(&roots)))
+    let registry = Registry::load(&roots);
+    Arc::new(match link {
+        Some(link) => Engine::with_browser(options(max_calls), registry, link),
+        None => Engine::new(options(max_calls), registry),
+    })
 }
 
 impl Sessions {
-    pub fn new(adapters: bool, max_calls: usize) -> Sessions {
+    pub fn new(adapters: bool, max_calls: usize, hub: Arc<crate::btcp::Hub>) -> Sessions {
         Sessions {
             adapters,
             max_calls,
-            shared: new_engine(adapters, max_calls),
+            shared: new_engine(adapters, max_calls, None),
             by_id: Mutex::new(HashMap::new()),
+            hub,
+            browsers: Mutex::new(HashMap::new()),
         }
     }
 
-    fn open(&self) -> (String, Arc<Engine>) {
+    fn link(&self, btcp: &str) -> crate::btcp::Link {
+        crate::btcp::Link {
+            hub: self.hub.clone(),
+            session: btcp.to_string(),
+        }
+    }
+
+    /// The stateless engine for requests naming BTCP session `btcp`.
+    fn for_browser(&self, btcp: &str) -> Arc<Engine> {
+        let mut map = self.browsers.lock().unwrap_or_else(|p| p.into_inner());
+        map.retain(|id, _| self.hub.exists(id));
+        map.entry(btcp.to_string())
+            .or_insert_with(|| new_engine(self.adapters, self.max_calls, Some(self.link(btcp))))
+            .clone()
+    }
+
+    fn open(&self, btcp: Option<&str>) -> (String, Arc<Engine>) {
         let id = crate::mcp::random_token();
-        let engine = new_engine(self.adapters, self.max_calls);
+        let engine = new_engine(self.adapters, self.max_calls, btcp.map(|b| self.link(b)));
         let mut map = self.by_id.lock().unwrap_or_else(|p| p.into_inner());
         let now = Instant::now();
         map.retain(|_, (e, used)| {
@@ -220,12 +248,33 @@ pub async fn post(
     }
     let session = header_str(&headers, SESSION_HEADER).map(str::to_string);
     let sessions = &state.mcp;
+    let btcp = header_str(&headers, BTCP_HEADER);
+    if let Some(b) = btcp
+        && !state.btcp.exists(b)
+    {
+        return rpc_error(
+            StatusCode::NOT_FOUND,
+            Value::Null,
+            framing::INVALID_REQUEST,
+            "no such BTCP session (its browser never connected, or it ended): check the BTCP-Session header",
+        );
+    }
     let (engine, opened) = match (&message, &session) {
         (Message::Request { method, .. }, None) if method == "initialize" => {
-            let (id, engine) = sessions.open();
+            let (id, engine) = sessions.open(btcp);
             (engine, Some(id))
         }
         (_, Some(id)) => match sessions.find(id) {
+            Some(engine)
+                if btcp.is_some() && engine.browser().map(|l| l.session.as_str()) != btcp =>
+            {
+                return rpc_error(
+                    StatusCode::BAD_REQUEST,
+                    Value::Null,
+                    framing::INVALID_REQUEST,
+                    "the BTCP-Session header differs from the one this MCP session was opened with",
+                );
+            }
             Some(engine) => (engine, None),
             None => {
                 return rpc_error(
@@ -236,7 +285,10 @@ pub async fn post(
                 );
             }
         },
-        (_, None) => (sessions.shared.clone(), None),
+        (_, None) => match btcp {
+            Some(b) => (sessions.for_browser(b), None),
+            None => (sessions.shared.clone(), None),
+        },
     };
     match message {
         Message::Request { id, method, params } => {
@@ -497,10 +549,51 @@ async fn answer(state: &State, engine: Arc<Engine>, ex: Exchange) -> Response {
     response
 }
 
-pub async fn get() -> Response {
+/// `GET /mcp`: 405, except for an MCP session linked to a BTCP session, which gets a stream of
+/// `notifications/tools/list_changed` as its browser tools come and go.
+pub async fn get(
+    axum::extract::State(state): axum::extract::State<Arc<State>>,
+    headers: HeaderMap,
+) -> Response {
+    let changes = header_str(&headers, SESSION_HEADER)
+        .and_then(|id| state.mcp.find(id))
+        .and_then(|engine| engine.browser().cloned())
+        .and_then(|link| link.hub.subscribe(&link.session));
+    let Some(changes) = changes else {
+        return (
+            StatusCode::METHOD_NOT_ALLOWED,
+            [(header::ALLOW, HeaderValue::from_static("POST, DELETE"))],
+        )
+            .into_response();
+    };
+    let note =
+        json!({ "jsonrpc": "2.0", "method": "notifications/tools/list_changed" }).to_string();
+    let events = futures_util::stream::unfold(changes, move |mut changes| {
+        let note = note.clone();
+        async move {
+            let text = match tokio::time::timeout(Duration::from_secs(25), changes.recv()).await {
+                Ok(Ok(()) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_))) => {
+                    format!("event: message\ndata: {note}\n\n")
+                }
+                Ok(Err(tokio::sync::broadcast::error::RecvError::Closed)) => return None,
+                Err(_) => ": ping\n\n".to_string(),
+            };
+            Some((
+                Ok::<_, std::convert::Infallible>(Bytes::from(text)),
+                changes,
+            ))
+        }
+    });
     (
-        StatusCode::METHOD_NOT_ALLOWED,
-        [(header::ALLOW, HeaderValue::from_static("POST, DELETE"))],
+        StatusCode::OK,
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/event-stream"),
+            ),
+            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+        ],
+        Body::from_stream(events),
     )
         .into_response()
 }

@@ -4,6 +4,7 @@
 
 mod access_log;
 mod body;
+mod btcp;
 mod config;
 mod documents;
 mod guard;

@@ -3,7 +3,7 @@
 
 use super::config::Config;
 use super::rate::Limiter;
-use super::{access_log, documents, guard, mcp, pages, tools};
+use super::{access_log, btcp, documents, guard, mcp, pages, tools};
 use axum::Router;
 use axum::http::{HeaderName, HeaderValue, Method, header};
 use axum::routing::get;
@@ -23,15 +23,19 @@ pub struct State {
     calls: Mutex<Vec<std::sync::Weak<AtomicBool>>>,
     /// MCP over HTTP: the shared stateless engine and the 2025-era sessions.
     pub mcp: mcp::Sessions,
+    /// BTCP sessions of browser clients (`/btcp/…`), whose tools /mcp offers by `BTCP-Session`.
+    pub btcp: Arc<crate::btcp::Hub>,
 }
 
 impl State {
     pub fn new(config: Config, local: SocketAddr) -> State {
+        let btcp = Arc::new(crate::btcp::Hub::default());
         State {
             limiter: config.rate.map(Limiter::new),
             runs: Arc::new(tokio::sync::Semaphore::new(config.max_concurrent)),
             calls: Mutex::new(Vec::new()),
-            mcp: mcp::Sessions::new(config.allow_adapters, config.max_concurrent),
+            mcp: mcp::Sessions::new(config.allow_adapters, config.max_concurrent, btcp.clone()),
+            btcp,
             config,
             local,
         }
@@ -152,6 +156,8 @@ pub fn router(state: Arc<State>) -> Router {
                 .get(mcp::get)
                 .delete(mcp::delete),
         )
+        .route("/btcp/events", get(btcp::events))
+        .route("/btcp/message", axum::routing::post(btcp::message))
         .route(
             "/.well-known/ctp-manifest.json",
             get(documents::ctp_manifest),
@@ -187,6 +193,8 @@ pub fn router(state: Arc<State>) -> Router {
                     header::AUTHORIZATION,
                     HeaderName::from_static("mcp-session-id"),
                     HeaderName::from_static("mcp-protocol-version"),
+                    HeaderName::from_static("x-session-id"),
+                    HeaderName::from_static("btcp-session"),
                 ])
                 .expose_headers([HeaderName::from_static("mcp-session-id")])
                 .max_age(std::time::Duration::from_secs(600)),

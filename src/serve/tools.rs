@@ -150,6 +150,9 @@ async fn run(state: &State, def: ToolDefinition, args: Map<String, Value>) -> Re
         memory: crate::limits::max_memory(),
     };
     let call = tokio::task::spawn_blocking(move || {
+        if let Err(e) = crate::exec::gate::builtin(&def.id, &[], None, false, false) {
+            return Some(crate::ctp::ToolResult::err(e, None));
+        }
         worker::run_cancellable(&def, args, None, bounds, &|| flag.load(Ordering::SeqCst))
     });
     match call.await {

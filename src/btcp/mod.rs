@@ -1,0 +1,184 @@
+//! cmpx as a BTCP server: browser clients open sessions and register tools ([`hub`]); an MCP
+//! engine linked to one session ([`Link`]) lists those tools beside the catalogue and calls
+//! them through the browser, after the capability policy and consent rules.
+
+pub mod hub;
+
+use crate::policy::{self, Need, Verdict};
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use hub::Hub;
+
+/// The MCP meta-tool through which an agent asks for capabilities (BTCP's MCP bridge).
+pub const REQUEST_CAPABILITIES: &str = "__btcp_request_capabilities";
+
+/// One MCP engine's view of one BTCP session.
+#[derive(Clone)]
+pub struct Link {
+    pub hub: Arc<Hub>,
+    pub session: String,
+}
+
+/// What the policy says about calling one browser tool.
+pub enum Gate {
+    Run,
+    /// Neither granted nor denied: ask the person; the capabilities that ask.
+    Ask(Vec<String>),
+    Refuse(String),
+}
+
+impl Link {
+    /// The session's tools as MCP tool definitions, then the capability-request meta-tool.
+    pub fn definitions(&self) -> Vec<Value> {
+        let mut out: Vec<Value> = self
+            .hub
+            .tools(&self.session)
+            .unwrap_or_default()
+            .iter()
+            .map(mcp_tool)
+            .collect();
+        out.push(json!({
+            "name": REQUEST_CAPABILITIES,
+            "title": "Request BTCP capabilities",
+            "description": "Ask for capabilities the browser tools of this BTCP session need (e.g. dom:write). Answers which are granted, denied, or pending the person's decision (they grant with `cmpx policy grant <capability>`, or accept when asked at a call).",
+            "inputSchema": {
+                "type": "object",
+                "properties": { "capabilities": { "type": "array", "items": { "type": "string" } } },
+                "required": ["capabilities"],
+                "additionalProperties": false,
+            },
+            "annotations": { "readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false },
+        }));
+        out
+    }
+
+    /// The session's tool definition named `name`.
+    pub fn tool(&self, name: &str) -> Option<Value> {
+        self.hub
+            .tools(&self.session)?
+            .into_iter()
+            .find(|t| t.get("name").and_then(Value::as_str) == Some(name))
+    }
+
+    pub fn names(&self) -> Vec<String> {
+        self.definitions()
+            .iter()
+            .filter_map(|d| d.get("name").and_then(Value::as_str).map(str::to_string))
+            .collect()
+    }
+
+    /// The policy's decision for a browser tool; grants made in this session count too.
+    pub fn gate(&self, name: &str, tool: &Value) -> Gate {
+        let needs: Vec<Need> = hub::capabilities(tool)
+            .iter()
+            .map(|c| Need::new(c))
+            .collect();
+        let mut rules = match policy::file::load() {
+            Ok(p) => p,
+            Err(why) => return Gate::Refuse(why),
+        };
+        rules
+            .grant
+            .extend(
+                self.hub
+                    .grants(&self.session)
+                    .into_iter()
+                    .map(|c| policy::file::Rule {
+                        capability: c,
+                        tool: None,
+                        path: None,
+                    }),
+            );
+        match policy::decide(&rules, name, &needs) {
+            Verdict::Granted => Gate::Run,
+            Verdict::Ask(caps) => Gate::Ask(caps),
+            Verdict::Denied(why) => Gate::Refuse(why),
+        }
+    }
+
+    /// Calls the browser tool and turns its answer into an MCP CallToolResult.
+    pub fn call(
+        &self,
+        name: &str,
+        arguments: &Value,
+        cancelled: &dyn Fn() -> bool,
+    ) -> Option<Value> {
+        match self.hub.call(
+            &self.session,
+            name,
+            arguments,
+            Duration::from_secs(45),
+            cancelled,
+        ) {
+            Ok(answer) => Some(match (answer.get("result"), answer.get("error")) {
+                (Some(r), None) if r.get("content").is_some_and(Value::is_array) => {
+                    json!({ "content": r["content"], "isError": r.get("isError").and_then(Value::as_bool).unwrap_or(false) })
+                }
+                (_, Some(e)) => text_result(
+                    &format!(
+                        "the browser tool failed: {}",
+                        e.get("message")
+                            .and_then(Value::as_str)
+                            .unwrap_or("no message")
+                    ),
+                    true,
+                ),
+                (Some(r), None) => text_result(&r.to_string(), false),
+                (None, None) => text_result("the browser answered nothing", true),
+            }),
+            Err(why) if why == "cancelled" => None,
+            Err(why) => Some(text_result(&why, true)),
+        }
+    }
+
+    /// `__btcp_request_capabilities`: each capability's standing for this session.
+    pub fn request_capabilities(&self, arguments: &Value) -> Value {
+        let asked: Vec<String> = arguments
+            .get("capabilities")
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let (mut granted, mut denied, mut pending) = (Vec::new(), Vec::new(), Vec::new());
+        for c in asked {
+            let tool = json!({ "capabilities": [c] });
+            match self.gate("*", &tool) {
+                Gate::Run => granted.push(c),
+                Gate::Refuse(_) => denied.push(c),
+                Gate::Ask(_) => pending.push(c),
+            }
+        }
+        let body = json!({ "granted": granted, "denied": denied, "pending": pending });
+        json!({ "content": [{ "type": "text", "text": body.to_string() }], "structuredContent": body, "isError": false })
+    }
+}
+
+fn text_result(text: &str, error: bool) -> Value {
+    json!({ "content": [{ "type": "text", "text": text }], "isError": error })
+}
+
+/// A BTCP tool definition as an MCP one: its capabilities in `_meta` and the hints they imply.
+fn mcp_tool(tool: &Value) -> Value {
+    let caps = hub::capabilities(tool);
+    let reads_only = caps
+        .iter()
+        .all(|c| c.ends_with(":read") || c.ends_with(":observe"));
+    json!({
+        "name": tool.get("name"),
+        "description": tool.get("description").and_then(Value::as_str).unwrap_or("A browser tool"),
+        "inputSchema": tool.get("inputSchema"),
+        "annotations": {
+            "readOnlyHint": reads_only,
+            "destructiveHint": !reads_only,
+            "idempotentHint": reads_only,
+            "openWorldHint": true,
+        },
+        "_meta": { "cmpx/capabilities": caps, "cmpx/btcp": true },
+    })
+}

@@ -1,0 +1,247 @@
+//! BTCP: `cmpx discover --format btcp` against the manifest schema of the BTCP specification
+//! (tests/data/btcp/manifest.schema.json, copied from the spec repository with its commit), and
+//! `cmpx serve` as a BTCP server between the reference BTCPClient (node, built at test time
+//! into target/btcp-client) and the official MCP Python SDK.
+
+mod common;
+
+use common::Test;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+#[test]
+fn the_btcp_manifest_validates_and_names_map_back() {
+    let out = Test::new().args(["discover", "--format", "btcp"]).run();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let doc = out.json();
+    let schema: Value =
+        serde_json::from_str(include_str!("data/btcp/manifest.schema.json")).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("the BTCP manifest schema compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(&doc)
+        .take(10)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    assert_eq!(doc["btcp"], "1.0");
+    let tools = doc["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), cmpx::catalogue::all().len());
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert!(names.contains(&"json_formatter"), "{names:?}");
+    // Every tool's capabilities are within the manifest's union, as BTCP requires.
+    let union: Vec<&Value> = doc["capabilities"].as_array().unwrap().iter().collect();
+    for t in tools {
+        for c in t["capabilities"].as_array().unwrap() {
+            assert!(union.contains(&c), "{c} of {} not in {union:?}", t["name"]);
+        }
+    }
+    let uuid = tools
+        .iter()
+        .find(|t| t["name"] == "uuid_generator")
+        .unwrap();
+    assert_eq!(
+        uuid["capabilities"],
+        serde_json::json!(["system:random", "system:clock"])
+    );
+    assert_eq!(
+        doc["capabilities"],
+        serde_json::json!(["system:clock", "system:random"])
+    );
+    // A schema that can fail: a hyphenated name is refused.
+    let mut bad = doc.clone();
+    bad["tools"][0]["name"] = Value::String("json-formatter".into());
+    assert!(!validator.is_valid(&bad));
+}
+
+/// `cmpx serve --port 0` in a temporary CMP_HOME, stopped when dropped.
+struct Server {
+    child: std::process::Child,
+    url: String,
+    home: tempfile::TempDir,
+}
+
+impl Server {
+    fn start() -> Server {
+        use std::io::BufRead;
+        let home = tempfile::tempdir().unwrap();
+        let mut child = Command::new(common::bin())
+            .args(["serve", "--port", "0"])
+            .env("CMP_HOME", home.path())
+            .env("HOME", home.path())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        Server {
+            child,
+            url: line.trim().trim_end_matches('/').to_string(),
+            home,
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The reference client, copied from `$BTCP_CLIENT_DIR` (default
+/// ../shared/third_party/btcp-client) into target/btcp-client and built there (npm ci, tsc);
+/// `None` (a skip, outside CI) when it or node is missing.
+fn btcp_client() -> Option<PathBuf> {
+    let source = std::env::var_os("BTCP_CLIENT_DIR").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/third_party/btcp-client"),
+        PathBuf::from,
+    );
+    let node = Command::new("node").arg("--version").output().is_ok();
+    if !source.join("package.json").exists() || !node {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI needs node and the BTCP client at {}",
+            source.display()
+        );
+        return None;
+    }
+    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/btcp-client");
+    static BUILD: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one = BUILD.lock().unwrap_or_else(|p| p.into_inner());
+    if !built.join("dist/index.js").exists() {
+        let _ = std::fs::remove_dir_all(&built);
+        std::fs::create_dir_all(&built).unwrap();
+        let copied = Command::new("sh")
+            .arg("-c")
+            .arg("tar cf - --exclude=node_modules --exclude=dist . | (cd \"$1\" && tar xf -)")
+            .arg("sh")
+            .arg(&built)
+            .current_dir(&source)
+            .status()
+            .unwrap();
+        assert!(copied.success());
+        for step in [
+            &["npm", "ci", "--no-audit", "--no-fund", "--silent"][..],
+            &["npx", "tsc"][..],
+        ] {
+            let out = Command::new(step[0])
+                .args(&step[1..])
+                .current_dir(&built)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{step:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+    Some(built.join("dist"))
+}
+
+/// Starts the reference BTCPClient in node; returns once it printed "ready".
+fn browser(dist: &Path, server: &Server, session: &str, tools: &str) -> std::process::Child {
+    use std::io::BufRead;
+    let mut child = Command::new("node")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/btcp/browser.mjs"
+        ))
+        .arg(dist)
+        .arg(format!("{}/btcp", server.url))
+        .args([session, tools])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    if line.trim() != "ready" {
+        let _ = child.kill();
+        let out = child.wait_with_output().unwrap();
+        panic!(
+            "the browser client did not connect: {line}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    child
+}
+
+#[test]
+fn the_reference_client_and_the_python_sdk_meet_through_cmpx() {
+    let Some(dist) = btcp_client() else {
+        eprintln!("note: node or the BTCP client is missing; skipping");
+        return;
+    };
+    let probe = Command::new("python3").args(["-c", "import mcp"]).output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must install the mcp package"
+        );
+        return;
+    }
+    let server = Server::start();
+    let with = format!("it-{}", "a1b2c3d4e5f6a7b8c9d0");
+    let without = format!("it-{}", "0f9e8d7c6b5a4f3e2d1c");
+    let mut a = browser(&dist, &server, &with, "tools");
+    let mut b = browser(&dist, &server, &without, "none");
+    // A second browser cannot take a live session.
+    let taken = Command::new("curl")
+        .args([
+            "-s",
+            "-o",
+            "/dev/null",
+            "-w",
+            "%{http_code}",
+            "--max-time",
+            "3",
+        ])
+        .arg(format!(
+            "{}/btcp/events?sessionId={with}&clientType=browser",
+            server.url
+        ))
+        .output();
+    if let Ok(out) = taken {
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "409");
+    }
+    let out = Command::new("python3")
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/btcp/agent.py"))
+        .args([
+            server.url.as_str(),
+            with.as_str(),
+            without.as_str(),
+            common::bin(),
+        ])
+        .env("CMP_HOME", server.home.path())
+        .env("HOME", server.home.path())
+        .output()
+        .unwrap();
+    for child in [&mut a, &mut b] {
+        drop(child.stdin.take());
+        let _ = child.wait();
+    }
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(summary["greet"], "Hello, cmpx!");
+    assert_eq!(summary["paint"], "painted the page red");
+    assert_eq!(
+        summary["request"],
+        serde_json::json!({"granted": ["dom:read"], "denied": [], "pending": ["dom:write"]})
+    );
+    assert_eq!(summary["listChanged"], true);
+    // The catalogue, the two browser tools and the capability request.
+    assert_eq!(summary["tools"], cmpx::catalogue::all().len() + 3);
+}
