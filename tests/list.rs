@@ -105,7 +105,7 @@ fn show_prints_the_installed_files_or_suggests_a_name() {
     assert_eq!(doc["manifest"]["name"], "base64-encoder");
     assert_eq!(
         doc["capability"]["intents"][0]["command"],
-        "cmpx run base64-encoder --input={input} --mode={mode} --variant={variant} --padding={padding} --lineLength={lineLength}"
+        "cmpx run base64-encoder --input={input} --mode={mode} --variant={variant} --padding={padding} --lineLength={lineLength} --perLine={perLine}"
     );
     let out = t.args(["show", "base64-encodr"]).run();
     assert_eq!(out.code, 4);

@@ -297,6 +297,8 @@ fn values_reach_the_program_as_one_literal_word() {
             "greet someone",
             "--name",
             hostile,
+            // An undeclared folder counts as process:spawn, which asks first.
+            "--yes",
         ])
         .run();
     assert_eq!(out.code, 0, "{}", out.stdout);

@@ -16,9 +16,18 @@ window.calls = [];
 window.startHost = async function (mcpUrl, toolId, args) {
   let n = 0;
   async function rpc(method, params) {
+    // The 2026-07-28 transport repeats the version, the method and the name in headers.
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'mcp-protocol-version': META['io.modelcontextprotocol/protocolVersion'],
+      'mcp-method': method,
+    };
+    const name = method === 'tools/call' ? params.name : method === 'resources/read' ? params.uri : null;
+    if (name) headers['mcp-name'] = name;
     const r = await fetch(mcpUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      headers,
       body: JSON.stringify({ jsonrpc: '2.0', id: ++n, method, params: { ...params, _meta: META } }),
     });
     const body = await r.json();
