@@ -233,18 +233,20 @@ fn mcp_apps_views_exist_only_for_clients_that_declare_the_extension() {
             .is_none()
     );
     let plain_tools = plain[1]["result"]["tools"].as_array().unwrap();
-    assert!(plain_tools.iter().all(|t| t.get("_meta").is_none()));
+    assert!(plain_tools.iter().all(|t| t["_meta"].get("ui").is_none()));
     let stripped: Vec<Value> = tools
         .iter()
         .map(|t| {
             let mut t = t.clone();
-            t.as_object_mut().unwrap().remove("_meta");
+            let meta = t["_meta"].as_object_mut().unwrap();
+            meta.remove("ui");
+            meta.remove("ui/resourceUri");
             t
         })
         .collect();
     assert_eq!(
         &stripped, plain_tools,
-        "the extension adds _meta and nothing else"
+        "the extension adds _meta.ui and nothing else"
     );
     assert_eq!(plain[2]["error"]["code"], -32601);
     assert_eq!(plain[3]["error"]["code"], -32601);

@@ -193,6 +193,9 @@ pub fn router(state: Arc<State>) -> Router {
                     header::AUTHORIZATION,
                     HeaderName::from_static("mcp-session-id"),
                     HeaderName::from_static("mcp-protocol-version"),
+                    // 2026-07-28 repeats the method and the tool's name in headers.
+                    HeaderName::from_static("mcp-method"),
+                    HeaderName::from_static("mcp-name"),
                     HeaderName::from_static("x-session-id"),
                     HeaderName::from_static("btcp-session"),
                 ])
