@@ -271,5 +271,5 @@ fn mcp_apps_views_exist_only_for_clients_that_declare_the_extension() {
         modern[1]["result"]["contents"][0]["uri"],
         "ui://cmpx/uuid-generator"
     );
-    assert!(modern[2]["result"]["tools"][0].get("_meta").is_none());
+    assert!(modern[2]["result"]["tools"][0]["_meta"].get("ui").is_none());
 }
