@@ -171,19 +171,9 @@ pub fn well_formed(name: &str) -> bool {
     }
 }
 
-/// Catalogue tools that use the system's random numbers.
-const RANDOM: &[&str] = &[
-    "uuid-generator",
-    "password-generator",
-    "random-number-generator",
-    "ulid-generator",
-    "bcrypt-hasher",
-    "rsa-key-pair-generator",
-    "bip39-generator",
-    "mac-address-generator",
-    "ipv6-ula-generator",
-    "fernet-encryptor",
-];
+/// Catalogue tools that use the system's random numbers: the ones whose output varies from run
+/// to run, one list kept in `tools` (the clock-reading ones below take their time as an input).
+const RANDOM: &[&str] = crate::tools::NONDETERMINISTIC;
 
 /// Catalogue tools that read the clock (when no time is given).
 const CLOCK: &[&str] = &[
