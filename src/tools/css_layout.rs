@@ -18,13 +18,19 @@ enum Piece<'a> {
 }
 
 /// Splits CSS into pieces, keeping strings, comments and bracketed runs whole where they
-/// matter: a `;` inside `url(data:…;base64,…)` or a string ends nothing.
+/// matter: a `;` inside `url(data:…;base64,…)` or a string ends nothing, and neither does a
+/// `{…}` block in a custom property's value (`--mixin: {a: b}`), which is its exact tokens.
 fn pieces<'a>(src: &'a str) -> Vec<Piece<'a>> {
     let bytes = src.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
     let mut text_start = None::<usize>;
     let mut nesting = 0usize;
+    let mut depth = 0usize;
+    // At the start of a statement; then in a custom property's name; then in its value.
+    let mut statement_start = true;
+    let mut custom_name = false;
+    let mut custom_value = false;
     let flush = |out: &mut Vec<Piece<'a>>, start: &mut Option<usize>, end: usize| {
         if let Some(s) = start.take() {
             out.push(Piece::Text(&src[s..end]));
@@ -47,18 +53,33 @@ fn pieces<'a>(src: &'a str) -> Vec<Piece<'a>> {
             out.push(Piece::Space);
             continue;
         }
-        if nesting == 0 && matches!(b, b'{' | b'}' | b';') {
+        if nesting == 0 && (matches!(b, b'}' | b';') || (b == b'{' && !custom_value)) {
             flush(&mut out, &mut text_start, i);
             out.push(match b {
                 b'{' => Piece::Open,
                 b'}' => Piece::Close,
                 _ => Piece::Semicolon,
             });
+            match b {
+                b'{' => depth += 1,
+                b'}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            (statement_start, custom_name, custom_value) = (true, false, false);
             i += 1;
             continue;
         }
+        if statement_start {
+            statement_start = false;
+            custom_name = depth > 0 && src[i..].starts_with("--");
+        }
         text_start.get_or_insert(i);
         match b {
+            b':' if custom_name && nesting == 0 => {
+                (custom_name, custom_value) = (false, true);
+            }
+            b'{' if custom_value => nesting += 1,
+            b'}' if custom_value => nesting = nesting.saturating_sub(1),
             b'"' | b'\'' => {
                 i += 1;
                 while i < bytes.len() && bytes[i] != b {
@@ -282,5 +303,17 @@ mod tests {
             layout(css, Some("  ")),
             "a {\n  content: \"a;b}c\";\n  background: url(data:image/png;base64,iVB=) no-repeat;\n}\n\n.x\\;y {\n  b: c;\n}"
         );
+    }
+
+    #[test]
+    fn custom_property_blocks_are_values_not_rules() {
+        let css = ":root{--mixin:{color:red;margin:0};--x:1px}a{--y:{};color:var(--x)}";
+        assert_eq!(
+            layout(css, Some("  ")),
+            ":root {\n  --mixin: {color:red;margin:0};\n  --x: 1px;\n}\n\na {\n  --y: {};\n  color: var(--x);\n}"
+        );
+        assert_eq!(layout(css, None), css);
+        // At the top level `--x {…}` is a rule (a selector), not a declaration.
+        assert_eq!(layout("--x{a:b}", None), "--x{a:b}");
     }
 }

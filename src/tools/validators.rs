@@ -287,7 +287,8 @@ fn luhn_validator(args: &Args) -> ToolOutcome {
         "length": text.len(),
         "checkDigit": last[0],
         "expectedCheckDigit": expected,
-        "possibleImei": text.len() == 15,
+        // An IMEI is 15 digits whose last one is its Luhn check digit.
+        "possibleImei": valid && text.len() == 15,
     });
     add_brand(&mut data, brand);
     Ok(data)
@@ -560,6 +561,10 @@ mod tests {
         assert_eq!(imei["possibleImei"], true);
         // It starts with 4, Visa's IIN, but no Visa card has 15 digits: no brand.
         assert_eq!(imei.get("brand"), None);
+        // Fifteen digits that fail the check cannot be an IMEI.
+        let wrong_digit = luhn("490154203237517");
+        assert_eq!(wrong_digit["valid"], false);
+        assert_eq!(wrong_digit["possibleImei"], false);
         // Most IMEIs start with 35 (JCB's 3528-3589, which issues 16-19 digits).
         let jcb_like = luhn("356938035643809");
         assert_eq!(jcb_like["valid"], true);
