@@ -35,7 +35,7 @@ fn fnv1a(text: &str) -> u64 {
 }
 
 fn split_of(text: &str) -> &'static str {
-    if fnv1a(text) % 4 == 0 {
+    if fnv1a(text).is_multiple_of(4) {
         "test"
     } else {
         "train"
