@@ -559,7 +559,7 @@ fn a_fifo_elsewhere_cmpx_reads_hangs_nothing() {
     let t = Test::new();
     let home = t.home();
     // The resolver's cache: ignored, rebuilt, and replaced by a regular file.
-    let cache = home.join("cache/resolve-index.json");
+    let cache = home.join("cache/resolve-index.bin");
     mkfifo(&cache);
     let out = run(home, &["resolve", "pretty print json"]);
     assert_eq!(out.code, 0, "{}", out.stderr);

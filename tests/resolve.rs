@@ -121,7 +121,7 @@ fn the_index_is_never_stale_and_safe_to_delete() {
             .json()
     };
     assert_eq!(ask(&mut t)["candidates"], serde_json::json!([]));
-    assert!(t.home().join("cache/resolve-index.json").is_file());
+    assert!(t.home().join("cache/resolve-index.bin").is_file());
     // A new folder appears: found at once.
     write_tool(
         &t.tools_dir(),
@@ -137,12 +137,87 @@ fn the_index_is_never_stale_and_safe_to_delete() {
     .unwrap();
     assert_eq!(ask(&mut t)["candidates"], serde_json::json!([]));
     // The cache is deleted, or replaced by garbage: rebuilt, same answers.
-    std::fs::write(t.home().join("cache/resolve-index.json"), "garbage").unwrap();
+    std::fs::write(t.home().join("cache/resolve-index.bin"), "garbage").unwrap();
     let doc = t.args(["resolve", "polish the gadgets"]).run().json();
     assert_eq!(doc["candidates"][0]["tool"], "widget");
     std::fs::remove_dir_all(t.home().join("cache")).unwrap();
     let doc = t.args(["resolve", "polish the gadgets"]).run().json();
     assert_eq!(doc["candidates"][0]["command"], "echo b");
+}
+
+/// Rewrites a file in place (same inode), keeping its size and restoring its modification
+/// time to the nanosecond: only the change time can tell.
+fn rewrite_in_place_same_size_and_mtime(path: &Path, text: &str) {
+    let before = std::fs::metadata(path).unwrap();
+    assert_eq!(
+        before.len(),
+        text.len() as u64,
+        "the edit must keep the size"
+    );
+    let mut f = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+    std::io::Write::write_all(&mut f, text.as_bytes()).unwrap();
+    f.set_modified(before.modified().unwrap()).unwrap();
+    drop(f);
+    let after = std::fs::metadata(path).unwrap();
+    assert_eq!(after.modified().unwrap(), before.modified().unwrap());
+    assert_eq!(after.len(), before.len());
+}
+
+#[test]
+fn the_index_follows_folders_added_edited_and_removed() {
+    let mut t = exported();
+    let tool = |t: &mut Test, q: &str| -> Value {
+        t.args(["resolve", q]).run().json()["candidates"][0]["tool"].clone()
+    };
+    assert_eq!(tool(&mut t, "polish the gadgets"), Value::Null);
+    let cache = t.home().join("cache/resolve-index.bin");
+    // Added: a new folder is found on the next call, and the cache is rewritten.
+    let before = std::fs::read(&cache).unwrap();
+    write_tool(
+        &t.tools_dir(),
+        "gadget",
+        r#"{"intents":[{"patterns":["polish the gadgets"],"command":"echo aa"}]}"#,
+    );
+    assert_eq!(tool(&mut t, "polish the gadgets"), "gadget");
+    assert_ne!(std::fs::read(&cache).unwrap(), before);
+    // Answered from the cache: the same answer again.
+    assert_eq!(tool(&mut t, "polish the gadgets"), "gadget");
+    // Edited in place with the same size and the same mtime: the new patterns count.
+    let capability = t.tools_dir().join("gadget/cmp/capability.json");
+    rewrite_in_place_same_size_and_mtime(
+        &capability,
+        r#"{"intents":[{"patterns":["scrub the sprocket"],"command":"echo aa"}]}"#,
+    );
+    assert_eq!(tool(&mut t, "polish the gadgets"), Value::Null);
+    assert_eq!(tool(&mut t, "scrub the sprocket"), "gadget");
+    // Its manifest edited the same way: the new name is what resolves.
+    let manifest = t.tools_dir().join("gadget/cmp/manifest.json");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    rewrite_in_place_same_size_and_mtime(&manifest, &text.replace("gadget", "gidget"));
+    assert_eq!(tool(&mut t, "scrub the sprocket"), "gidget");
+    // Moved from cmp/ to .cmp/: still found.
+    std::fs::rename(
+        t.tools_dir().join("gadget/cmp"),
+        t.tools_dir().join("gadget/.cmp"),
+    )
+    .unwrap();
+    assert_eq!(tool(&mut t, "scrub the sprocket"), "gidget");
+    // Removed: gone on the next call.
+    std::fs::remove_dir_all(t.tools_dir().join("gadget")).unwrap();
+    assert_eq!(tool(&mut t, "scrub the sprocket"), Value::Null);
+    // A folder in a CMP_TOOL_PATH root counts too.
+    let extra = t.home().join("extra");
+    write_tool(
+        &extra,
+        "sprocketeer",
+        r#"{"intents":[{"patterns":["scrub the sprocket"],"command":"echo c"}]}"#,
+    );
+    let doc = t
+        .args(["resolve", "scrub the sprocket"])
+        .env("CMP_TOOL_PATH", extra.to_str().unwrap())
+        .run()
+        .json();
+    assert_eq!(doc["candidates"][0]["tool"], "sprocketeer");
 }
 
 #[test]

@@ -10,11 +10,12 @@ use super::text;
 use crate::cmp::registry::{self, Installed};
 use crate::cmp::{Capability, Manifest};
 use serde::{Deserialize, Serialize};
+use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
-use std::time::UNIX_EPOCH;
 
-const FORMAT: u32 = 4;
+const FORMAT: u32 = 5;
 
 pub type TermId = u32;
 
@@ -36,6 +37,10 @@ pub struct ToolInfo {
     pub builtin: bool,
     /// Terms from the name, summary, domain and tags: weaker evidence than the patterns.
     pub weak: Vec<TermId>,
+    /// A catalogue tool (run by `cmpx run <name>`): its first intent is the general one and the
+    /// others are its modes, so they are one decision, not rivals.
+    #[serde(default)]
+    pub modes: bool,
 }
 
 /// One intent of one tool.
@@ -46,13 +51,10 @@ pub struct Entry {
     pub patterns: Vec<Pattern>,
 }
 
-/// `(cmp folder, manifest size, manifest mtime, capability size, capability mtime)`.
-type Stamp = (String, u64, u64, u64, u64);
-
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Index {
     format: u32,
-    stamp: Vec<Stamp>,
+    stamp: u64,
     /// The vocabulary: a term's id is its position.
     pub terms: Vec<String>,
     /// How many entries mention each term (patterns or weak terms).
@@ -147,6 +149,14 @@ impl Builder {
             adapter: m.adapter,
             builtin,
             weak,
+            modes: cap.intents.len() > 1
+                && crate::catalogue::get(&m.name).is_some()
+                && cap.intents.iter().all(|i| {
+                    i.command
+                        .strip_prefix("cmpx run ")
+                        .and_then(|c| c.split_whitespace().next())
+                        == Some(m.name.as_str())
+                }),
         });
         for (i, intent) in cap.intents.iter().enumerate() {
             let patterns = intent
@@ -163,53 +173,100 @@ impl Builder {
     }
 }
 
-fn file_stamp(path: &Path) -> (u64, u64) {
-    std::fs::metadata(path)
-        .map(|m| {
-            let t = m
-                .modified()
-                .ok()
-                .and_then(|t| t.duration_since(UNIX_EPOCH).ok());
-            (m.len(), t.map_or(0, |d| d.as_nanos() as u64))
-        })
-        .unwrap_or((u64::MAX, 0))
+/// What a file's metadata says about its content: any write changes the ctime (which no
+/// user can set back), so an edit that keeps the size and restores the mtime still shows.
+fn hash_meta(h: &mut impl Hasher, meta: &std::io::Result<std::fs::Metadata>) {
+    use std::os::unix::fs::MetadataExt;
+    match meta {
+        Ok(m) => (
+            m.mode(),
+            m.len(),
+            m.mtime(),
+            m.mtime_nsec(),
+            m.ctime(),
+            m.ctime_nsec(),
+            m.ino(),
+            m.dev(),
+        )
+            .hash(h),
+        Err(e) => e.kind().hash(h),
+    }
 }
 
-/// The stamp of every tool folder under `roots`. The stat calls are the whole cost of a warm
-/// load, so they are spread over the machine's cores.
-fn stamp(roots: &[PathBuf]) -> Vec<Stamp> {
-    let dirs: Vec<PathBuf> = roots
-        .iter()
-        .flat_map(|root| registry::tool_folders(root, &mut Vec::new()))
-        .map(|(_, cmp_dir)| cmp_dir)
-        .collect();
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .clamp(1, 8);
-    let chunk = dirs.len().div_ceil(threads).max(256);
-    std::thread::scope(|s| {
-        let handles: Vec<_> = dirs
-            .chunks(chunk)
-            .map(|part| {
-                s.spawn(move || {
-                    part.iter()
-                        .map(|d| {
-                            let (ms, mt) = file_stamp(&d.join("manifest.json"));
-                            let (cs, ct) = file_stamp(&d.join("capability.json"));
-                            (d.to_string_lossy().into_owned(), ms, mt, cs, ct)
-                        })
-                        .collect::<Vec<_>>()
+/// The stamp of one tool folder: which CMP folder it uses (`cmp/` before `.cmp/`, as the
+/// scan decides) and the metadata of its manifest and capability.
+fn folder_stamp(dir: &Path) -> u64 {
+    let mut h = DefaultHasher::new();
+    for sub in ["cmp", ".cmp"] {
+        let cmp = dir.join(sub);
+        let manifest = cmp.join("manifest.json");
+        let Ok(lstat) = std::fs::symlink_metadata(&manifest) else {
+            continue;
+        };
+        sub.hash(&mut h);
+        let meta = if lstat.file_type().is_symlink() {
+            std::fs::metadata(&manifest)
+        } else {
+            Ok(lstat)
+        };
+        hash_meta(&mut h, &meta);
+        hash_meta(&mut h, &std::fs::metadata(cmp.join("capability.json")));
+        return h.finish();
+    }
+    h.finish()
+}
+
+/// One digest of everything an index is built from: each root's folder names and each
+/// folder's stamp, plus the embedded catalogue. Two stat calls per folder are the whole cost
+/// of a warm load, so they are spread over the machine's cores.
+fn stamp(roots: &[PathBuf]) -> u64 {
+    let mut h = DefaultHasher::new();
+    FORMAT.hash(&mut h);
+    catalogue_stamp().hash(&mut h);
+    for root in roots {
+        root.hash(&mut h);
+        let mut names: Vec<std::ffi::OsString> = match std::fs::read_dir(root) {
+            Ok(entries) => entries
+                .filter_map(|e| e.ok())
+                .map(|e| e.file_name())
+                .filter(|n| {
+                    !n.to_string_lossy()
+                        .starts_with(crate::cmp::staging::STAGING_PREFIX)
                 })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    })
+                .collect(),
+            Err(e) => {
+                e.kind().hash(&mut h);
+                continue;
+            }
+        };
+        names.sort();
+        names.hash(&mut h);
+        let threads = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .clamp(1, 8);
+        let chunk = names.len().div_ceil(threads).max(512);
+        let stamps: Vec<u64> = std::thread::scope(|s| {
+            let handles: Vec<_> = names
+                .chunks(chunk)
+                .map(|part| {
+                    s.spawn(move || {
+                        part.iter()
+                            .map(|n| folder_stamp(&root.join(n)))
+                            .collect::<Vec<u64>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap_or_default())
+                .collect()
+        });
+        stamps.hash(&mut h);
+    }
+    h.finish()
 }
 
-fn build_stamped(roots: &[PathBuf], stamp: Vec<Stamp>) -> Index {
+fn build_stamped(roots: &[PathBuf], stamp: u64) -> Index {
     let scan = registry::scan(roots);
     let mut index = Index {
         format: FORMAT,
@@ -265,43 +322,44 @@ pub fn build(roots: &[PathBuf]) -> Index {
     build_stamped(roots, stamp(roots))
 }
 
-/// A stamp entry for the embedded catalogue, so a new cmpx binary never reads an index built by
-/// an older one.
-fn catalogue_stamp() -> Stamp {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
+/// A digest of the embedded catalogue and cmpx's version, so a new cmpx binary never reads an
+/// index built by an older one.
+fn catalogue_stamp() -> u64 {
+    let mut h = DefaultHasher::new();
+    env!("CARGO_PKG_VERSION").hash(&mut h);
     for src in crate::catalogue::sources() {
         src.path.hash(&mut h);
         src.text.hash(&mut h);
     }
-    (
-        format!("cmpx {}", env!("CARGO_PKG_VERSION")),
-        h.finish(),
-        0,
-        0,
-        0,
-    )
+    h.finish()
 }
 
 fn cache_path() -> Option<PathBuf> {
-    crate::paths::cmp_home().map(|h| h.join("cache").join("resolve-index.json"))
+    crate::paths::cmp_home().map(|h| h.join("cache").join("resolve-index.bin"))
 }
 
-/// The index for `roots`: from the cache when every stamp still matches, else rebuilt (and the
+/// The cache's first line: what built it and from what. A cache whose first line differs is
+/// rebuilt without decoding the rest.
+fn header(stamp: u64) -> String {
+    format!("cmpx-resolve-index {FORMAT} {stamp:016x}\n")
+}
+
+/// The index for `roots`: from the cache when its stamp still matches, else rebuilt (and the
 /// cache refreshed when it can be written; a read-only home just means no cache).
 pub fn load(roots: &[PathBuf]) -> Index {
-    let mut current = stamp(roots);
-    current.push(catalogue_stamp());
+    let current = stamp(roots);
     let cache = cache_path();
     if let Some(path) = &cache
-        && let Some(index) = read_cache(path).filter(|i| i.format == FORMAT && i.stamp == current)
+        && let Some(index) = read_cache(path, current)
     {
         return index;
     }
     let index = build_stamped(roots, current);
     if let Some(path) = &cache
-        && let Ok(bytes) = serde_json::to_vec(&index)
+        && let Ok(body) = rmp_serde::to_vec(&index)
     {
+        let mut bytes = header(current).into_bytes();
+        bytes.extend_from_slice(&body);
         let _ = crate::cmp::atomic::write(path, &bytes);
     }
     index
@@ -310,8 +368,11 @@ pub fn load(roots: &[PathBuf]) -> Index {
 /// Largest cache read back; a bigger (or non-regular) file is ignored and the index rebuilt.
 const MAX_CACHE_BYTES: u64 = 256 * 1024 * 1024;
 
-fn read_cache(path: &Path) -> Option<Index> {
+fn read_cache(path: &Path, stamp: u64) -> Option<Index> {
     let bytes =
         crate::cmp::read::read(path, MAX_CACHE_BYTES, crate::cmp::read::Links::Refuse).ok()?;
-    serde_json::from_slice(&bytes).ok()
+    let body = bytes.strip_prefix(header(stamp).as_bytes())?;
+    rmp_serde::from_slice::<Index>(body)
+        .ok()
+        .filter(|i| i.format == FORMAT && i.stamp == stamp)
 }

@@ -327,10 +327,11 @@ mod tests {
             include_str!("../../tests/data/resolve-requests.json"),
             include_str!("../../tests/data/resolve-requests-2a.json"),
             include_str!("../../tests/data/resolve-requests-2b.json"),
+            include_str!("../../tests/data/resolve-requests-3.json"),
         ] {
             let doc: serde_json::Value = serde_json::from_str(file).unwrap();
             for list in doc.as_object().unwrap().values() {
-                for item in list.as_array().unwrap() {
+                for item in list.as_array().into_iter().flatten() {
                     let text = item.as_str().or_else(|| item["text"].as_str());
                     texts.extend(text.map(str::to_string));
                 }

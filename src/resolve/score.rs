@@ -347,7 +347,9 @@ fn score_terms(terms: &[TermId], q: &Prepared, ordered: bool) -> Match {
     }
 }
 
-fn score_entry(e: &Entry, weak: &[TermId], q: &Prepared, raw: &str) -> f64 {
+/// The entry's score, and the part its own patterns earn (without the tool-wide weak terms,
+/// which every intent of a tool shares).
+fn score_entry(e: &Entry, weak: &[TermId], q: &Prepared, raw: &str) -> (f64, f64) {
     let mut best = Match {
         score: 0.0,
         cov_q: 0.0,
@@ -395,13 +397,18 @@ fn score_entry(e: &Entry, weak: &[TermId], q: &Prepared, raw: &str) -> f64 {
     let agreement = 0.02 * (strong.saturating_sub(1).min(3)) as f64;
     let weak = WEIGHTS.weak * score_terms(weak, q, false).score;
     let best = best.score + breadth;
-    (0.92 * best.max(weak) + agreement + 0.05 * best.min(weak)).min(1.0)
+    (
+        (0.92 * best.max(weak) + agreement + 0.05 * best.min(weak)).min(1.0),
+        best,
+    )
 }
 
 /// One scored entry, with how many distinct request terms it accounts for.
 pub struct Scored {
     pub entry: usize,
     pub score: f64,
+    /// What the intent's own patterns earned, before the tool's name and summary.
+    pub own: f64,
     pub matched: usize,
 }
 
@@ -463,7 +470,9 @@ pub fn score_all(index: &Index, query: &Query) -> (Vec<Scored>, usize) {
         if !wanted.iter().any(|&id| mentions(e, weak, id)) && !regex_hit(e, &query.raw) {
             continue;
         }
-        let score = score_entry(e, weak, &q, &query.raw) * direction_factor(e, &q);
+        let direction = direction_factor(e, &q);
+        let (score, own) = score_entry(e, weak, &q, &query.raw);
+        let (score, own) = (score * direction, own * direction);
         if score > 0.0 {
             let matched = q
                 .terms
@@ -473,6 +482,7 @@ pub fn score_all(index: &Index, query: &Query) -> (Vec<Scored>, usize) {
             scored.push(Scored {
                 entry: i,
                 score,
+                own,
                 matched,
             });
         }
