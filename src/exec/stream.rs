@@ -83,8 +83,20 @@ pub fn run(
         String::new(),
         Value::Object(planned.fields.clone()),
     ));
+    let limit_len = planned.output.limit_len();
+    let streams = !matches!(planned.output, Output::Ready(_));
     match (planned.output, output_file) {
-        (Output::Stream { emit, .. }, Some(target)) => {
+        (output, Some(target)) if streams => {
+            let emit = match output.into_plain() {
+                Ok((_, emit)) => emit,
+                Err(ready) => {
+                    let plan = Plan {
+                        fields: planned.fields,
+                        output: ready,
+                    };
+                    return in_memory(def, plan, started, input_size, output_file, mode);
+                }
+            };
             let stamp = path.and_then(file_stamp);
             let outcome =
                 to_file(target, emit, || path.and_then(file_stamp) == stamp).map(|saved| {
@@ -96,19 +108,44 @@ pub fn run(
             crate::output::print_result(mode, &result);
             Ok(Streamed::Printed(result))
         }
-        (Output::Stream { len, .. }, None) if fields_size + len > crate::limits::max_output() => {
+        (_, None) if streams && fields_size + limit_len > crate::limits::max_output() => {
             // Refused before a byte is produced: the limit is known from the plan.
-            let e = super::builtin::too_large(fields_size + len, crate::limits::max_output());
+            let e = super::builtin::too_large(fields_size + limit_len, crate::limits::max_output());
             Failure::Tool(e).report(started, input_size, def, mode)
         }
-        (Output::Stream { emit, .. }, None) if mode == (Mode::Json { pretty: false }) => {
+        (output, None) if streams && mode == (Mode::Json { pretty: false }) => {
             let stamp = path.and_then(file_stamp);
             let mut out = stdout();
             let _ = out.write_all(b"{\"success\":true,\"data\":{\"output\":\"");
-            let mut escaper = crate::jsonstr::Escaper::new(&mut out);
-            let emitted = emit(&mut escaper);
-            let written = escaper.written();
-            let broken = escaper.failed() || escaper.finish().is_err();
+            let (emitted, written, broken) = match output {
+                Output::Escaping { emit, .. } => {
+                    // The output escapes itself: no second look at every byte.
+                    let mut counted = Counting {
+                        inner: &mut out,
+                        written: 0,
+                        failed: false,
+                    };
+                    let emitted = emit(&mut counted, true);
+                    (emitted, counted.written, counted.failed)
+                }
+                output => {
+                    let emit = match output.into_plain() {
+                        Ok((_, emit)) => emit,
+                        Err(ready) => {
+                            let plan = Plan {
+                                fields: planned.fields,
+                                output: ready,
+                            };
+                            return in_memory(def, plan, started, input_size, None, mode);
+                        }
+                    };
+                    let mut escaper = crate::jsonstr::Escaper::new(&mut out);
+                    let emitted = emit(&mut escaper);
+                    let written = escaper.written();
+                    let broken = escaper.failed() || escaper.finish().is_err();
+                    (emitted, written, broken)
+                }
+            };
             if broken {
                 // The reader went away (`| head`) or the disk is full: as on the ordinary
                 // path, there is no one left to tell.
@@ -158,12 +195,24 @@ pub fn run(
                 fields: planned.fields,
                 output,
             };
-            let outcome = run_in_memory(plan);
-            let result = super::finish_outcome(def, outcome, started, input_size, output_file);
-            crate::output::print_result(mode, &result);
-            Ok(Streamed::Printed(result))
+            in_memory(def, plan, started, input_size, output_file, mode)
         }
     }
+}
+
+/// The plan run into memory and printed as the ordinary path prints a result.
+fn in_memory(
+    def: &ToolDefinition,
+    plan: Plan,
+    started: Instant,
+    input_size: u64,
+    output_file: Option<&Path>,
+    mode: Mode,
+) -> Result<Streamed, Error> {
+    let outcome = run_in_memory(plan);
+    let result = super::finish_outcome(def, outcome, started, input_size, output_file);
+    crate::output::print_result(mode, &result);
+    Ok(Streamed::Printed(result))
 }
 
 /// Streams the output into a new file at `target`, hashing it on the way; `unchanged` says
@@ -199,6 +248,25 @@ fn to_file(
         bytes,
         &hex::encode(hasher.finalize()),
     ))
+}
+
+/// A writer that counts what passes through it and remembers whether a write failed.
+struct Counting<'a, W: Write> {
+    inner: &'a mut W,
+    written: u64,
+    failed: bool,
+}
+
+impl<W: Write> Write for Counting<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf).inspect_err(|_| self.failed = true)?;
+        self.written += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush().inspect_err(|_| self.failed = true)
+    }
 }
 
 /// A writer that hashes and counts what passes through it.

@@ -21,7 +21,7 @@ pub const TOOLS: &[(&str, ToolFn)] = &[
     ("json-minifier", json_minifier),
 ];
 
-fn json_formatter(args: &Args) -> ToolOutcome {
+pub(crate) fn json_formatter(args: &Args) -> ToolOutcome {
     let src = validate(args.str("input")?)?;
     let unit = match args.str("indent")? {
         "4" => "    ",
@@ -34,7 +34,7 @@ fn json_formatter(args: &Args) -> ToolOutcome {
     Ok(with_output(output, serde_json::Value::Null))
 }
 
-fn json_minifier(args: &Args) -> ToolOutcome {
+pub(crate) fn json_minifier(args: &Args) -> ToolOutcome {
     let input = args.str("input")?;
     let src = validate(input)?;
     let output = rewrite(src, None, args, src.len())?;
@@ -57,12 +57,22 @@ fn rewrite(
     } else {
         e.tokens(Lexer::new(src))?;
     }
-    e.finish().ok_or_else(|| {
-        budget::output_too_large(
-            "the formatted JSON",
-            "every level of nesting indents each line further: use a smaller indent, json-minifier, or --output-file with a smaller piece of the input",
-        )
-    })
+    e.finish().ok_or_else(formatted_too_large)
+}
+
+/// The error for output past [`budget::output_ceiling`] (also `json_stream`'s).
+pub(crate) fn formatted_too_large() -> ToolError {
+    budget::output_too_large(
+        "the formatted JSON",
+        "every level of nesting indents each line further: use a smaller indent, json-minifier, or --output-file with a smaller piece of the input",
+    )
+}
+
+/// The error for input that holds no JSON value (also `json_stream`'s).
+pub(crate) fn empty_input() -> ToolError {
+    ToolError::invalid(
+        "input is empty: expected a JSON value such as {\"key\": \"value\"} or [1, 2, 3]",
+    )
 }
 
 /// A JSON value as text, indented by the `indent` option the converters share ("2", "4", "tab",
@@ -99,9 +109,7 @@ pub(crate) fn validate(input: &str) -> Result<&str, ToolError> {
     // RFC 8259 §8.1 lets parsers ignore a byte order mark; editors on Windows add one.
     let src = input.strip_prefix('\u{feff}').unwrap_or(input);
     if src.trim().is_empty() {
-        return Err(ToolError::invalid(
-            "input is empty: expected a JSON value such as {\"key\": \"value\"} or [1, 2, 3]",
-        ));
+        return Err(empty_input());
     }
     let mut de = serde_json::Deserializer::from_str(src);
     serde::de::IgnoredAny::deserialize(&mut de)

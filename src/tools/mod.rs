@@ -50,6 +50,7 @@ mod ipv6;
 mod jq;
 mod json;
 mod json_query;
+mod json_stream;
 mod jwt;
 mod kdf;
 mod keyformats;

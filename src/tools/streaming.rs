@@ -25,6 +25,38 @@ pub enum Output<'a> {
     Ready(String),
     /// A large one, `len` bytes of UTF-8 text written by `emit` in a second pass.
     Stream { len: u64, emit: Emit<'a> },
+    /// Text that also writes itself already escaped as the contents of a JSON string
+    /// (`emit(out, true)`): `len` bytes as it is, `escaped_len` escaped. JSON output, whose
+    /// every quote and line break would otherwise go through the general escaper.
+    Escaping {
+        len: u64,
+        escaped_len: u64,
+        emit: EmitEscaping<'a>,
+    },
+}
+
+/// Writes the output during the second pass, escaped for a JSON string when asked.
+pub type EmitEscaping<'a> = Box<dyn FnOnce(&mut dyn Write, bool) -> Result<(), Stop> + 'a>;
+
+impl<'a> Output<'a> {
+    /// The output's length inside the result (escaped), which the output limit applies to.
+    pub fn limit_len(&self) -> u64 {
+        match self {
+            Output::Ready(text) => text.len() as u64,
+            Output::Stream { len, .. } => *len,
+            Output::Escaping { escaped_len, .. } => *escaped_len,
+        }
+    }
+
+    /// The output's length and a writer of its plain text (for a file or memory); a ready
+    /// output comes back as it is.
+    pub fn into_plain(self) -> Result<(u64, Emit<'a>), Output<'a>> {
+        match self {
+            Output::Ready(text) => Err(Output::Ready(text)),
+            Output::Stream { len, emit } => Ok((len, emit)),
+            Output::Escaping { len, emit, .. } => Ok((len, Box::new(move |out| emit(out, false)))),
+        }
+    }
 }
 
 /// Plans a run of a tool over `input`; `Ok(None)` when these arguments need the whole input
@@ -35,6 +67,8 @@ pub type PlanFn = for<'a> fn(&Args, Chunks<'a>) -> Result<Option<Plan<'a>>, Stop
 pub const STREAMING: &[(&str, &str, PlanFn)] = &[
     ("base64-encoder", "input", super::encoding::plan_base64),
     ("hash-generator", "input", super::hashing::plan_hash),
+    ("json-formatter", "input", super::json_stream::plan_format),
+    ("json-minifier", "input", super::json_stream::plan_minify),
 ];
 
 /// The streaming parameter and plan of tool `id`, if it streams.
@@ -47,9 +81,10 @@ pub fn streaming(id: &str) -> Option<(&'static str, PlanFn)> {
 
 /// Runs a plan to completion in memory: the ordinary tool call.
 pub fn run_in_memory(plan: Plan) -> ToolOutcome {
-    let output = match plan.output {
-        Output::Ready(text) => text,
-        Output::Stream { len, emit } => {
+    let output = match plan.output.into_plain() {
+        Err(Output::Ready(text)) => text,
+        Err(_) => String::new(),
+        Ok((len, emit)) => {
             let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
             emit(&mut bytes).map_err(stop_error)?;
             String::from_utf8(bytes).map_err(|_| {
