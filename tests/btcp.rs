@@ -331,3 +331,65 @@ fn websocket_sessions_are_bounded_and_closed_at_shutdown() {
     assert_eq!(closed["closed"], 1001);
     let _ = child.wait();
 }
+
+/// `cmpx mcp --btcp-server URL --btcp-session ID` on stdio, driven by the Python SDK in `era`
+/// (auto: 2026-07-28 with input_required; legacy: a handshake and elicitation/create).
+fn bridge(era: &str) {
+    let Some(dist) = btcp_client() else {
+        eprintln!("note: node or the BTCP client is missing; skipping");
+        return;
+    };
+    if !python_sdk() {
+        return;
+    }
+    let server = Server::start();
+    let session = format!("bridge-{era}-5e4d3c2b1a0f9e8d");
+    let mut page = browser(
+        &dist,
+        &format!("{}/btcp", server.url),
+        &session,
+        "tools",
+        "ws",
+    );
+    let out = Command::new("python3")
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/btcp/bridge.py"))
+        .arg(common::bin())
+        .arg(server.home.path())
+        .args([server.url.as_str(), session.as_str(), era])
+        .env("HOME", server.home.path())
+        .output()
+        .unwrap();
+    drop(page.stdin.take());
+    let _ = page.wait();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(
+        summary,
+        serde_json::json!({
+            "tools": cmpx::catalogue::all().len() + 3,
+            "greet": "Hello, cmpx!",
+            "askedBeforePaint": 0,
+            "paint": "painted the page red",
+            "question": true,
+            "listChanged": true,
+            "paintAfterChange": false,
+            "denied": true,
+            "protocolVersion": if era == "legacy" { "2025-11-25" } else { "2026-07-28" },
+        })
+    );
+}
+
+#[test]
+fn the_stdio_bridge_offers_a_sessions_browser_tools_in_2026_07_28() {
+    bridge("auto");
+}
+
+#[test]
+fn the_stdio_bridge_offers_a_sessions_browser_tools_in_the_handshake_era() {
+    bridge("legacy");
+}
