@@ -53,14 +53,17 @@ impl Drop for Leave {
 }
 
 /// The owner key of a `/btcp/k/KEY/…` path, checked like a session id.
-fn key_of(key: Option<Path<String>>) -> Result<Option<String>, Response> {
+/// A refusal to send instead (boxed: a response is large).
+type Refused = Box<Response>;
+
+fn key_of(key: Option<Path<String>>) -> Result<Option<String>, Refused> {
     match key {
         None => Ok(None),
         Some(Path(k)) if crate::btcp::hub::acceptable_id(&k) => Ok(Some(k)),
-        Some(_) => Err(plain(
+        Some(_) => Err(Box::new(plain(
             StatusCode::BAD_REQUEST,
             "the owner key in /btcp/k/KEY/ must be 16 to 128 letters, digits, - or _ (a random one the page keeps to itself)",
-        )),
+        ))),
     }
 }
 
@@ -87,13 +90,13 @@ fn open(
         u64,
         tokio::sync::mpsc::UnboundedReceiver<crate::btcp::hub::Frame>,
     ),
-    Response,
+    Refused,
 > {
     if query.get("clientType").is_some_and(|t| t != "browser") {
-        return Err(plain(
+        return Err(Box::new(plain(
             StatusCode::BAD_REQUEST,
             "only browser clients connect to /btcp; agents reach a session's tools through MCP at /mcp with the BTCP-Session header",
-        ));
+        )));
     }
     let wanted = query
         .get("sessionId")
@@ -101,18 +104,18 @@ fn open(
         .filter(|s| !s.is_empty());
     match state.btcp.connect(wanted, origin, socket) {
         Ok(c) => Ok(c),
-        Err(Refusal::Taken) => Err(plain(
+        Err(Refusal::Taken) => Err(Box::new(plain(
             StatusCode::CONFLICT,
             "this BTCP session already has a connected browser; a session has one owner",
-        )),
-        Err(Refusal::BadId) => Err(plain(
+        ))),
+        Err(Refusal::BadId) => Err(Box::new(plain(
             StatusCode::BAD_REQUEST,
             "sessionId must be 16 to 128 letters, digits, - or _ (use a random one, e.g. crypto.randomUUID())",
-        )),
-        Err(Refusal::Full) => Err(plain(
+        ))),
+        Err(Refusal::Full) => Err(Box::new(plain(
             StatusCode::SERVICE_UNAVAILABLE,
             "too many BTCP sessions, or the server is stopping; try again later",
-        )),
+        ))),
     }
 }
 
@@ -133,11 +136,11 @@ pub async fn events(
 ) -> Response {
     let key = match key_of(key) {
         Ok(k) => k,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let (id, connection, rx) = match open(&state, &query, binding(key, peer, &headers), false) {
         Ok(c) => c,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let welcome = welcome(&id);
     let leave = Leave {
@@ -186,7 +189,7 @@ pub async fn message(
 ) -> Response {
     let key = match key_of(key) {
         Ok(k) => k,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let from = binding(key, peer, &headers);
     let Some(id) = headers
@@ -236,11 +239,11 @@ pub async fn socket(
 ) -> Response {
     let key = match key_of(key) {
         Ok(k) => k,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let (id, connection, rx) = match open(&state, &query, binding(key, peer, &headers), true) {
         Ok(c) => c,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     // Dropped with the closure if the upgrade never happens, which ends the ownership too.
     let leave = Leave {
