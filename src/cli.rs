@@ -92,6 +92,16 @@ pub enum Command {
         /// Tools per tools/list page.
         #[arg(long, default_value_t = 50)]
         page_size: usize,
+        /// Also offer the browser tools of a BTCP session held by the `cmpx serve` at this URL
+        /// (e.g. http://127.0.0.1:7878), under that server's capability policy.
+        #[arg(long, requires = "btcp_session", conflicts_with = "progressive")]
+        btcp_server: Option<String>,
+        /// The BTCP session whose browser tools to offer (the id the browser's client uses).
+        #[arg(long, requires = "btcp_server")]
+        btcp_session: Option<String>,
+        /// The bearer token of that server (the --token it was started with).
+        #[arg(long, env = "CMPX_TOKEN", hide_env_values = true)]
+        btcp_token: Option<String>,
     },
     /// Serve the catalogue over HTTP: CTP endpoints (/api/tools/{id}) and discovery documents.
     ///

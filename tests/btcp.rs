@@ -143,8 +143,15 @@ fn btcp_client() -> Option<PathBuf> {
     Some(built.join("dist"))
 }
 
-/// Starts the reference BTCPClient in node; returns once it printed "ready".
-fn browser(dist: &Path, server: &Server, session: &str, tools: &str) -> std::process::Child {
+/// Starts the reference BTCPClient in node (`transport` http or ws, `url` the /btcp base it is
+/// given); returns once it printed "ready".
+fn browser(
+    dist: &Path,
+    url: &str,
+    session: &str,
+    tools: &str,
+    transport: &str,
+) -> std::process::Child {
     use std::io::BufRead;
     let mut child = Command::new("node")
         .arg(concat!(
@@ -152,8 +159,7 @@ fn browser(dist: &Path, server: &Server, session: &str, tools: &str) -> std::pro
             "/tests/btcp/browser.mjs"
         ))
         .arg(dist)
-        .arg(format!("{}/btcp", server.url))
-        .args([session, tools])
+        .args([url, session, tools, transport])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -174,43 +180,67 @@ fn browser(dist: &Path, server: &Server, session: &str, tools: &str) -> std::pro
     child
 }
 
-#[test]
-fn the_reference_client_and_the_python_sdk_meet_through_cmpx() {
-    let Some(dist) = btcp_client() else {
-        eprintln!("note: node or the BTCP client is missing; skipping");
-        return;
-    };
+/// Whether python3 has the MCP SDK (a skip outside CI when not).
+fn python_sdk() -> bool {
     let probe = Command::new("python3").args(["-c", "import mcp"]).output();
     if !probe.is_ok_and(|o| o.status.success()) {
         assert!(
             std::env::var_os("CI").is_none(),
             "CI must install the mcp package"
         );
+        return false;
+    }
+    true
+}
+
+/// The browser on `transport` (its session bound to an owner key in the URL for HTTP
+/// streaming), a second browser without tools, and the Python SDK as the agent.
+fn meet(transport: &str) {
+    let Some(dist) = btcp_client() else {
+        eprintln!("note: node or the BTCP client is missing; skipping");
+        return;
+    };
+    if !python_sdk() {
         return;
     }
     let server = Server::start();
-    let with = format!("it-{}", "a1b2c3d4e5f6a7b8c9d0");
-    let without = format!("it-{}", "0f9e8d7c6b5a4f3e2d1c");
-    let mut a = browser(&dist, &server, &with, "tools");
-    let mut b = browser(&dist, &server, &without, "none");
-    // A second browser cannot take a live session.
-    let taken = Command::new("curl")
-        .args([
-            "-s",
-            "-o",
-            "/dev/null",
-            "-w",
-            "%{http_code}",
-            "--max-time",
-            "3",
-        ])
-        .arg(format!(
-            "{}/btcp/events?sessionId={with}&clientType=browser",
-            server.url
-        ))
-        .output();
-    if let Ok(out) = taken {
-        assert_eq!(String::from_utf8_lossy(&out.stdout), "409");
+    let with = format!("it-{transport}-a1b2c3d4e5f6a7b8c9d0");
+    let without = format!("it-{transport}-0f9e8d7c6b5a4f3e2d1c");
+    let owned = match transport {
+        "ws" => format!("{}/btcp", server.url),
+        _ => format!("{}/btcp/k/owner-key-{}", server.url, "9f8e7d6c5b4a3928"),
+    };
+    let mut a = browser(&dist, &owned, &with, "tools", transport);
+    let mut b = browser(
+        &dist,
+        &format!("{}/btcp", server.url),
+        &without,
+        "none",
+        "http",
+    );
+    // A second browser cannot take a live session, over either transport.
+    for path in ["events", "ws"] {
+        let taken = Command::new("curl")
+            .args([
+                "-s",
+                "-o",
+                "/dev/null",
+                "-w",
+                "%{http_code}",
+                "--max-time",
+                "3",
+            ])
+            .args(["-H", "Connection: Upgrade", "-H", "Upgrade: websocket"])
+            .args(["-H", "Sec-WebSocket-Version: 13"])
+            .args(["-H", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=="])
+            .arg(format!(
+                "{}/btcp/{path}?sessionId={with}&clientType=browser",
+                server.url
+            ))
+            .output();
+        if let Ok(out) = taken {
+            assert_eq!(String::from_utf8_lossy(&out.stdout), "409", "{path}");
+        }
     }
     let out = Command::new("python3")
         .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/btcp/agent.py"))
@@ -242,6 +272,124 @@ fn the_reference_client_and_the_python_sdk_meet_through_cmpx() {
         serde_json::json!({"granted": ["dom:read"], "denied": [], "pending": ["dom:write"]})
     );
     assert_eq!(summary["listChanged"], true);
+    assert_eq!(summary["impostor"], 403);
     // The catalogue, the two browser tools and the capability request.
     assert_eq!(summary["tools"], cmpx::catalogue::all().len() + 3);
+}
+
+#[test]
+fn the_reference_client_and_the_python_sdk_meet_through_cmpx_over_http_streaming() {
+    meet("http");
+}
+
+#[test]
+fn the_reference_client_and_the_python_sdk_meet_through_cmpx_over_websocket() {
+    meet("ws");
+}
+
+#[test]
+fn websocket_sessions_are_bounded_and_closed_at_shutdown() {
+    use std::io::BufRead;
+    let Some(dist) = btcp_client() else {
+        eprintln!("note: node or the BTCP client is missing; skipping");
+        return;
+    };
+    let server = Server::start();
+    let ws = server.url.replace("http://", "ws://") + "/btcp/ws";
+    let mut child = Command::new("node")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/btcp/socket.mjs"
+        ))
+        .arg(&dist)
+        .args([ws.as_str(), "sock-0123456789abcdef"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let seen: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+    assert_eq!(
+        seen,
+        serde_json::json!({
+            "welcome": "sock-0123456789abcdef",
+            "pong": {"pong": true},
+            "garbage": -32700,
+            "second": 409,
+            "agent": 400,
+            "tooLarge": 1006,
+        })
+    );
+    assert_eq!(lines.next().unwrap().unwrap(), "waiting");
+    // SIGTERM: the server closes the socket with 1001 (going away) and exits 0.
+    let stopped = Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(stopped.success());
+    let closed: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+    assert_eq!(closed["closed"], 1001);
+    let _ = child.wait();
+}
+
+/// `cmpx mcp --btcp-server URL --btcp-session ID` on stdio, driven by the Python SDK in `era`
+/// (auto: 2026-07-28 with input_required; legacy: a handshake and elicitation/create).
+fn bridge(era: &str) {
+    let Some(dist) = btcp_client() else {
+        eprintln!("note: node or the BTCP client is missing; skipping");
+        return;
+    };
+    if !python_sdk() {
+        return;
+    }
+    let server = Server::start();
+    let session = format!("bridge-{era}-5e4d3c2b1a0f9e8d");
+    let mut page = browser(
+        &dist,
+        &format!("{}/btcp", server.url),
+        &session,
+        "tools",
+        "ws",
+    );
+    let out = Command::new("python3")
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/btcp/bridge.py"))
+        .arg(common::bin())
+        .arg(server.home.path())
+        .args([server.url.as_str(), session.as_str(), era])
+        .env("HOME", server.home.path())
+        .output()
+        .unwrap();
+    drop(page.stdin.take());
+    let _ = page.wait();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(
+        summary,
+        serde_json::json!({
+            "tools": cmpx::catalogue::all().len() + 3,
+            "greet": "Hello, cmpx!",
+            "askedBeforePaint": 0,
+            "paint": "painted the page red",
+            "question": true,
+            "listChanged": true,
+            "paintAfterChange": false,
+            "denied": true,
+            "protocolVersion": if era == "legacy" { "2025-11-25" } else { "2026-07-28" },
+        })
+    );
+}
+
+#[test]
+fn the_stdio_bridge_offers_a_sessions_browser_tools_in_2026_07_28() {
+    bridge("auto");
+}
+
+#[test]
+fn the_stdio_bridge_offers_a_sessions_browser_tools_in_the_handshake_era() {
+    bridge("legacy");
 }

@@ -1,7 +1,9 @@
 //! BTCP sessions: one browser client (the owner) per session, the tools it registered, the
 //! calls waiting for its answers, and the agents watching for tool changes. Session ids are
 //! the client's own (the reference client picks one) or 128 random bits; a live session has
-//! one owner; sessions end after [`TTL`], or [`IDLE`] after their owner left.
+//! one owner, and only its connection (WebSocket) or requests proving they come from it
+//! (HTTP streaming: the owner key of its URL, else its address and Origin) speak for it;
+//! sessions end after [`TTL`], or [`IDLE`] after their owner left.
 
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -24,6 +26,48 @@ pub type Frame = (&'static str, String);
 struct Owner {
     connection: u64,
     events: tokio::sync::mpsc::UnboundedSender<Frame>,
+    /// Where the owner connected from: what its POSTs must match.
+    origin: Binding,
+    /// A WebSocket owner sends everything over its socket; POSTs never speak for it.
+    socket: bool,
+}
+
+/// What ties an HTTP request to a session's owner: the owner key in the transport's URL
+/// (`/btcp/k/KEY/…`), which only the browser knows, else the address and Origin it came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Binding {
+    pub key: Option<String>,
+    pub ip: std::net::IpAddr,
+    pub origin: Option<String>,
+}
+
+/// Who sent a message: the owner's own connection, or an HTTP request to check.
+pub enum From<'a> {
+    Connection(u64),
+    Post(&'a Binding),
+}
+
+/// Owner keys are secrets: compared in constant time.
+fn same_secret(given: &[u8], expected: &[u8]) -> bool {
+    let mut diff = given.len() ^ expected.len();
+    for (i, &e) in expected.iter().enumerate() {
+        diff |= usize::from(given.get(i).copied().unwrap_or(0) ^ e);
+    }
+    diff == 0
+}
+
+impl Owner {
+    fn sent(&self, from: &From) -> bool {
+        match from {
+            From::Connection(c) => *c == self.connection,
+            From::Post(_) if self.socket => false,
+            From::Post(b) => match (&self.origin.key, &b.key) {
+                (Some(k), Some(given)) => same_secret(given.as_bytes(), k.as_bytes()),
+                (Some(_), None) | (None, Some(_)) => false,
+                (None, None) => self.origin.ip == b.ip && self.origin.origin == b.origin,
+            },
+        }
+    }
 }
 
 struct Session {
@@ -32,6 +76,9 @@ struct Session {
     left: Option<Instant>,
     owner: Option<Owner>,
     tools: Vec<Value>,
+    /// Every capability each tool name was ever registered with in this session: a name's
+    /// capabilities never shrink, so re-registering cannot slip a tool past the policy.
+    declared: HashMap<String, Vec<String>>,
     /// Capabilities the person granted for this session only (through an agent's request).
     grants: Vec<String>,
     pending: HashMap<String, std::sync::mpsc::Sender<Value>>,
@@ -42,6 +89,8 @@ struct Session {
 pub struct Hub {
     sessions: Mutex<HashMap<String, Session>>,
     next: AtomicU64,
+    /// Set at shutdown: owners are let go and no new one connects.
+    closed: std::sync::atomic::AtomicBool,
 }
 
 /// Why an owner cannot open or take a session.
@@ -51,8 +100,17 @@ pub enum Refusal {
     Taken,
     /// The id is too short or has characters other than letters, digits, `-` and `_`.
     BadId,
-    /// Too many sessions.
+    /// Too many sessions, or the server is shutting down.
     Full,
+}
+
+/// Why a message was not taken.
+#[derive(Debug, PartialEq)]
+pub enum Rejection {
+    /// No such session.
+    Unknown,
+    /// The session's owner is not connected, or the request does not come from it.
+    NotOwner,
 }
 
 /// A client-chosen id: 16 to 128 URL-safe characters.
@@ -78,7 +136,12 @@ impl Hub {
     pub fn connect(
         &self,
         wanted: Option<&str>,
+        origin: Binding,
+        socket: bool,
     ) -> Result<(String, u64, tokio::sync::mpsc::UnboundedReceiver<Frame>), Refusal> {
+        if self.closed.load(Ordering::SeqCst) {
+            return Err(Refusal::Full);
+        }
         let id = match wanted {
             Some(id) if acceptable_id(id) => id.to_string(),
             Some(_) => return Err(Refusal::BadId),
@@ -95,6 +158,7 @@ impl Hub {
             left: None,
             owner: None,
             tools: Vec::new(),
+            declared: HashMap::new(),
             grants: Vec::new(),
             pending: HashMap::new(),
             changes: tokio::sync::broadcast::channel(16).0,
@@ -109,6 +173,8 @@ impl Hub {
         session.owner = Some(Owner {
             connection,
             events: tx,
+            origin,
+            socket,
         });
         session.left = None;
         Ok((id, connection, rx))
@@ -135,18 +201,24 @@ impl Hub {
         self.lock().contains_key(id)
     }
 
-    /// A message the owner POSTed; the answer to send back in the POST's body, if any.
-    pub fn message(&self, id: &str, msg: &Value) -> Option<Value> {
+    /// Shutdown: every owner's stream ends (a WebSocket is closed) and none connects again.
+    pub fn shutdown(&self) {
+        self.closed.store(true, Ordering::SeqCst);
+        for s in self.lock().values_mut() {
+            s.owner = None;
+            s.pending.clear();
+        }
+    }
+
+    /// A message from the owner; the answer to send back, if any.
+    pub fn message(&self, id: &str, msg: &Value, from: From) -> Result<Option<Value>, Rejection> {
         let rid = msg.get("id").cloned().unwrap_or(Value::Null);
         let method = msg.get("method").and_then(Value::as_str);
         let mut map = self.lock();
-        let Some(s) = map.get_mut(id) else {
-            return Some(error(
-                rid,
-                -32600,
-                "Session not found: open the event stream first",
-            ));
-        };
+        let s = map.get_mut(id).ok_or(Rejection::Unknown)?;
+        if !s.owner.as_ref().is_some_and(|o| o.sent(&from)) {
+            return Err(Rejection::NotOwner);
+        }
         let Some(method) = method else {
             // A response to a call we forwarded.
             if let Some(key) = msg.get("id").map(Value::to_string)
@@ -154,13 +226,16 @@ impl Hub {
             {
                 let _ = waiter.send(msg.clone());
             }
-            return None;
+            return Ok(None);
         };
         let answer = match method {
             "tools/register" => match checked_tools(msg.get("params").and_then(|p| p.get("tools")))
             {
-                Ok(tools) => {
+                Ok(mut tools) => {
                     let n = tools.len();
+                    for t in &mut tools {
+                        widen(t, &mut s.declared);
+                    }
                     s.tools = tools;
                     let _ = s.changes.send(());
                     Ok(json!({ "registered": n }))
@@ -174,11 +249,13 @@ impl Hub {
                 format!("Method not found: {}", crate::text::preview(other, 60)),
             )),
         };
-        msg.get("id")?;
-        Some(match answer {
+        if msg.get("id").is_none() {
+            return Ok(None);
+        }
+        Ok(Some(match answer {
             Ok(result) => json!({ "jsonrpc": "2.0", "id": rid, "result": result }),
             Err((code, message)) => error(rid, code, &message),
-        })
+        }))
     }
 
     /// The session's registered tools (BTCP definitions), or `None` when it does not exist.
@@ -311,6 +388,25 @@ fn checked_tools(tools: Option<&Value>) -> Result<Vec<Value>, String> {
     Ok(tools.clone())
 }
 
+/// Gives `tool` every capability its name was registered with before in the session, and
+/// remembers the union.
+fn widen(tool: &mut Value, declared: &mut HashMap<String, Vec<String>>) {
+    let name = tool
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    let seen = declared.entry(name).or_default();
+    for c in capabilities(tool) {
+        if !seen.contains(&c) {
+            seen.push(c);
+        }
+    }
+    if let Some(obj) = tool.as_object_mut() {
+        obj.insert("capabilities".into(), json!(seen));
+    }
+}
+
 /// A BTCP tool definition's declared capabilities.
 pub fn capabilities(tool: &Value) -> Vec<String> {
     tool.get("capabilities")
@@ -329,33 +425,138 @@ mod tests {
     use super::*;
     use std::sync::Arc;
 
-    #[test]
-    fn a_live_session_has_one_owner_and_ids_are_checked() {
-        let hub = Hub::default();
-        let (id, conn, _rx) = hub.connect(Some("session-0123456789")).unwrap();
-        assert_eq!(id, "session-0123456789");
-        assert_eq!(
-            hub.connect(Some("session-0123456789")).err(),
-            Some(Refusal::Taken)
-        );
-        assert_eq!(hub.connect(Some("short")).err(), Some(Refusal::BadId));
-        hub.disconnect(&id, conn);
-        assert!(hub.connect(Some("session-0123456789")).is_ok());
-        let (random, _, _rx2) = hub.connect(None).unwrap();
-        assert_eq!(random.len(), 32);
+    fn at(ip: &str, origin: Option<&str>, key: Option<&str>) -> Binding {
+        Binding {
+            key: key.map(str::to_string),
+            ip: ip.parse().unwrap(),
+            origin: origin.map(str::to_string),
+        }
+    }
+
+    fn local() -> Binding {
+        at("127.0.0.1", None, None)
+    }
+
+    fn register(tools: Value) -> Value {
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/register", "params": {"tools": tools}})
     }
 
     #[test]
-    fn registration_is_checked_and_announced() {
+    fn a_live_session_has_one_owner_and_ids_are_checked() {
         let hub = Hub::default();
-        let (id, conn, _rx) = hub.connect(Some("session-0123456789")).unwrap();
+        let (id, conn, _rx) = hub
+            .connect(Some("session-0123456789"), local(), false)
+            .unwrap();
+        assert_eq!(id, "session-0123456789");
+        assert_eq!(
+            hub.connect(Some("session-0123456789"), local(), true).err(),
+            Some(Refusal::Taken)
+        );
+        assert_eq!(
+            hub.connect(Some("short"), local(), false).err(),
+            Some(Refusal::BadId)
+        );
+        hub.disconnect(&id, conn);
+        assert!(
+            hub.connect(Some("session-0123456789"), local(), false)
+                .is_ok()
+        );
+        let (random, _, _rx2) = hub.connect(None, local(), false).unwrap();
+        assert_eq!(random.len(), 32);
+        hub.shutdown();
+        assert_eq!(hub.connect(None, local(), false).err(), Some(Refusal::Full));
+    }
+
+    #[test]
+    fn only_the_owner_speaks_for_a_session() {
+        let hub = Hub::default();
+        let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
+        let page = at("127.0.0.1", Some("http://localhost:3000"), None);
+        let (id, conn, _rx) = hub
+            .connect(Some("session-0123456789"), page.clone(), false)
+            .unwrap();
+        assert!(hub.message(&id, &ping, From::Post(&page)).is_ok());
+        for other in [
+            at("127.0.0.1", None, None),
+            at("127.0.0.1", Some("http://localhost:3001"), None),
+            at("10.0.0.2", Some("http://localhost:3000"), None),
+            at(
+                "127.0.0.1",
+                Some("http://localhost:3000"),
+                Some("k-0123456789abcdef"),
+            ),
+        ] {
+            assert_eq!(
+                hub.message(&id, &ping, From::Post(&other)),
+                Err(Rejection::NotOwner),
+                "{other:?}"
+            );
+        }
+        assert_eq!(
+            hub.message("unknown-0123456789", &ping, From::Post(&page)),
+            Err(Rejection::Unknown)
+        );
+        // After the owner left, nobody speaks for the session until it comes back.
+        hub.disconnect(&id, conn);
+        assert_eq!(
+            hub.message(&id, &ping, From::Post(&page)),
+            Err(Rejection::NotOwner)
+        );
+        // An owner key in the URL: only requests carrying it count, from anywhere.
+        let keyed = at("127.0.0.1", None, Some("k-0123456789abcdef"));
+        let (id, _, _rx) = hub
+            .connect(Some("keyed-0123456789ab"), keyed, false)
+            .unwrap();
+        let elsewhere = at("10.0.0.9", None, Some("k-0123456789abcdef"));
+        assert!(hub.message(&id, &ping, From::Post(&elsewhere)).is_ok());
+        assert_eq!(
+            hub.message(&id, &ping, From::Post(&local())),
+            Err(Rejection::NotOwner)
+        );
+        let wrong = at("127.0.0.1", None, Some("k-0123456789abcdeX"));
+        assert_eq!(
+            hub.message(&id, &ping, From::Post(&wrong)),
+            Err(Rejection::NotOwner)
+        );
+        // A WebSocket owner: its socket only, never a POST.
+        let (id, ws, _rx) = hub
+            .connect(Some("socket-0123456789a"), local(), true)
+            .unwrap();
+        assert!(hub.message(&id, &ping, From::Connection(ws)).is_ok());
+        assert_eq!(
+            hub.message(&id, &ping, From::Connection(ws + 1)),
+            Err(Rejection::NotOwner)
+        );
+        assert_eq!(
+            hub.message(&id, &ping, From::Post(&local())),
+            Err(Rejection::NotOwner)
+        );
+    }
+
+    #[test]
+    fn registration_is_checked_and_announced_and_capabilities_never_shrink() {
+        let hub = Hub::default();
+        let (id, conn, _rx) = hub
+            .connect(Some("session-0123456789"), local(), true)
+            .unwrap();
+        let me = || From::Connection(conn);
         let mut changes = hub.subscribe(&id).unwrap();
-        let bad = hub.message(&id, &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/register", "params": {"tools": [{"name": "bad-name", "inputSchema": {}}]}}));
-        assert_eq!(bad.unwrap()["error"]["code"], -32602);
-        let ok = hub.message(&id, &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/register", "params": {"tools": [{"name": "greet", "description": "Greets someone", "inputSchema": {"type": "object"}, "capabilities": ["dom:read"]}]}}));
-        assert_eq!(ok.unwrap()["result"]["registered"], 1);
+        let bad = hub.message(
+            &id,
+            &register(json!([{"name": "bad-name", "inputSchema": {}}])),
+            me(),
+        );
+        assert_eq!(bad.unwrap().unwrap()["error"]["code"], -32602);
+        let ok = hub.message(&id, &register(json!([{"name": "paint", "description": "Paints", "inputSchema": {"type": "object"}, "capabilities": ["dom:write"]}])), me());
+        assert_eq!(ok.unwrap().unwrap()["result"]["registered"], 1);
         assert!(changes.try_recv().is_ok());
-        assert_eq!(hub.tools(&id).unwrap().len(), 1);
+        // Registered again declaring less, it keeps what it declared before.
+        let again = hub.message(&id, &register(json!([{"name": "paint", "inputSchema": {"type": "object"}, "capabilities": ["dom:read"]}])), me());
+        assert_eq!(again.unwrap().unwrap()["result"]["registered"], 1);
+        assert_eq!(
+            hub.tools(&id).unwrap()[0]["capabilities"],
+            json!(["dom:write", "dom:read"])
+        );
         hub.disconnect(&id, conn);
         assert!(changes.try_recv().is_ok());
         assert_eq!(hub.tools(&id).unwrap().len(), 0);
@@ -364,7 +565,9 @@ mod tests {
     #[test]
     fn calls_reach_the_owner_and_come_back() {
         let hub = Arc::new(Hub::default());
-        let (id, _conn, mut rx) = hub.connect(Some("session-0123456789")).unwrap();
+        let (id, conn, mut rx) = hub
+            .connect(Some("session-0123456789"), local(), true)
+            .unwrap();
         let h = hub.clone();
         let sid = id.clone();
         let browser = std::thread::spawn(move || {
@@ -372,7 +575,8 @@ mod tests {
             assert_eq!(event, "request");
             let req: Value = serde_json::from_str(&text).unwrap();
             assert_eq!(req["params"]["name"], "greet");
-            h.message(&sid, &json!({"jsonrpc": "2.0", "id": req["id"], "result": {"content": [{"type": "text", "text": "Hello"}]}}));
+            let answer = json!({"jsonrpc": "2.0", "id": req["id"], "result": {"content": [{"type": "text", "text": "Hello"}]}});
+            h.message(&sid, &answer, From::Connection(conn)).unwrap();
         });
         let answer = hub
             .call(&id, "greet", &json!({}), Duration::from_secs(10), &|| false)

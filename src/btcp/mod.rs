@@ -3,6 +3,7 @@
 //! them through the browser, after the capability policy and consent rules.
 
 pub mod hub;
+pub mod remote;
 
 use crate::policy::{self, Need, Verdict};
 use serde_json::{Value, json};
@@ -14,11 +15,13 @@ pub use hub::Hub;
 /// The MCP meta-tool through which an agent asks for capabilities (BTCP's MCP bridge).
 pub const REQUEST_CAPABILITIES: &str = "__btcp_request_capabilities";
 
-/// One MCP engine's view of one BTCP session.
+/// One MCP engine's view of one BTCP session: held by this process's hub (`cmpx serve`), or
+/// by a `cmpx serve` elsewhere (`remote`, for `cmpx mcp --btcp-server`; the hub is then empty).
 #[derive(Clone)]
 pub struct Link {
     pub hub: Arc<Hub>,
     pub session: String,
+    pub remote: Option<Arc<remote::Remote>>,
 }
 
 /// What the policy says about calling one browser tool.
@@ -30,8 +33,27 @@ pub enum Gate {
 }
 
 impl Link {
+    pub fn local(hub: Arc<Hub>, session: &str) -> Link {
+        Link {
+            hub,
+            session: session.to_string(),
+            remote: None,
+        }
+    }
+
+    pub fn remote(remote: remote::Remote) -> Link {
+        Link {
+            hub: Arc::new(Hub::default()),
+            session: remote.session.clone(),
+            remote: Some(Arc::new(remote)),
+        }
+    }
+
     /// The session's tools as MCP tool definitions, then the capability-request meta-tool.
     pub fn definitions(&self) -> Vec<Value> {
+        if let Some(r) = &self.remote {
+            return r.definitions();
+        }
         let mut out: Vec<Value> = self
             .hub
             .tools(&self.session)
@@ -63,6 +85,9 @@ impl Link {
     }
 
     pub fn names(&self) -> Vec<String> {
+        if let Some(r) = &self.remote {
+            return r.names();
+        }
         self.definitions()
             .iter()
             .filter_map(|d| d.get("name").and_then(Value::as_str).map(str::to_string))

@@ -51,13 +51,28 @@ pub fn main() -> i32 {
             progressive,
             allow_destructive,
             page_size,
+            btcp_server,
+            btcp_session,
+            btcp_token,
         } => {
-            return crate::mcp::serve(crate::mcp::Options {
+            let opts = crate::mcp::Options {
                 progressive,
                 allow_destructive,
                 page_size,
                 max_calls: crate::mcp::MAX_CALLS,
-            });
+            };
+            let (Some(server), Some(session)) = (btcp_server, btcp_session) else {
+                return crate::mcp::serve(opts);
+            };
+            return match crate::btcp::remote::Remote::new(&server, &session, btcp_token) {
+                Ok(remote) => {
+                    crate::mcp::serve_linked(opts, Some(crate::btcp::Link::remote(remote)))
+                }
+                Err(why) => {
+                    eprintln!("error: {why}");
+                    crate::ExitCode::Usage.code()
+                }
+            };
         }
         Command::Serve {
             port,

@@ -606,6 +606,9 @@ impl Call<'_> {
         name: &str,
         args: &Map<String, Value>,
     ) -> Option<Value> {
+        if let Some(remote) = &link.remote {
+            return self.remote_tool(remote, name, args);
+        }
         if name == crate::btcp::REQUEST_CAPABILITIES {
             return Some(link.request_capabilities(&Value::Object(args.clone())));
         }
@@ -634,6 +637,39 @@ impl Call<'_> {
         }
         let poll = self.poller();
         link.call(name, &Value::Object(args.clone()), &poll)
+    }
+
+    /// A browser tool of a session on another `cmpx serve` (`cmpx mcp --btcp-server`): that
+    /// server applies the policy; when it needs consent, the person is asked here, and the
+    /// call is made again with the server's question answered.
+    fn remote_tool(
+        &self,
+        remote: &crate::btcp::remote::Remote,
+        name: &str,
+        args: &Map<String, Value>,
+    ) -> Option<Value> {
+        use crate::btcp::remote::Outcome;
+        let arguments = Value::Object(args.clone());
+        let state = match remote.call(name, &arguments, None) {
+            Outcome::Done(v) => return Some(v),
+            Outcome::Ask { state, .. } => state,
+        };
+        if !self.engine.opts.allow_destructive {
+            let what = format!(
+                "browser tool {name} (needs {}) with {arguments}",
+                remote.capabilities(name).join(", ")
+            );
+            if let Gate::Answer(v) = self.ask(name, &what, false)? {
+                return Some(v);
+            }
+        }
+        match remote.call(name, &arguments, Some(&state)) {
+            Outcome::Done(v) => Some(v),
+            Outcome::Ask { .. } => Some(call_result(&consent::denied(
+                name,
+                "the BTCP server asked again after the person accepted",
+            ))),
+        }
     }
 
     /// Asks the person through the client; `None` when the call was cancelled meanwhile.

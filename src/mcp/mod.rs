@@ -34,8 +34,19 @@ pub struct Options {
 
 /// Serves stdin/stdout until end of input.
 pub fn serve(opts: Options) -> i32 {
+    serve_linked(opts, None)
+}
+
+/// Serves stdin/stdout, with the browser tools of a BTCP session beside the catalogue when
+/// `browser` names one (`cmpx mcp --btcp-server`).
+pub fn serve_linked(opts: Options, browser: Option<crate::btcp::Link>) -> i32 {
     let roots = crate::paths::all_roots();
-    let engine = Arc::new(Engine::new(opts, Registry::load(&roots)));
+    let registry = Registry::load(&roots);
+    let remote = browser.as_ref().and_then(|l| l.remote.clone());
+    let engine = Arc::new(match browser {
+        Some(link) => Engine::with_browser(opts, registry, link),
+        None => Engine::new(opts, registry),
+    });
     let out = Mutex::new(std::io::stdout());
     let sink: Sink = Arc::new(move |msg: Value| {
         let mut text = serde_json::to_vec(&msg).unwrap_or_default();
@@ -44,6 +55,12 @@ pub fn serve(opts: Options) -> i32 {
         // A client that closed our stdout cannot be told anything more.
         let _ = out.write_all(&text).and_then(|()| out.flush());
     });
+    if let Some(remote) = remote {
+        let tell = sink.clone();
+        remote.watch(move || {
+            tell(json!({ "jsonrpc": "2.0", "method": "notifications/tools/list_changed" }));
+        });
+    }
     let stdin = std::io::stdin();
     match run(
         &engine,

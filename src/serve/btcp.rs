@@ -1,13 +1,17 @@
-//! BTCP over HTTP streaming, as the reference `btcp-client` speaks it: a browser client opens
-//! `GET /btcp/events?sessionId=…&clientType=browser` (SSE: a welcome naming its session, then
-//! the calls it is to run as `request` events) and POSTs its messages (`tools/register`,
-//! `ping`, answers to calls) to `/btcp/message` with `X-Session-ID`. The guard in front keeps
-//! cmpx's own rules (loopback or token, Host and Origin checks).
+//! BTCP for browser clients, as the reference `btcp-client` speaks it. HTTP streaming: the
+//! client opens `GET /btcp/events?sessionId=…&clientType=browser` (SSE: a welcome naming its
+//! session, then the calls it is to run as `request` events) and POSTs its messages
+//! (`tools/register`, `ping`, answers to calls) to `/btcp/message` with `X-Session-ID`.
+//! WebSocket: `GET /btcp/ws?sessionId=…` upgrades, and every message goes both ways as one text
+//! frame. Under `/btcp/k/KEY/…` the same paths bind the session to an owner key only the
+//! browser knows. The guard in front keeps cmpx's own rules (loopback or token, Host and
+//! Origin checks).
 
 use super::routes::State;
-use crate::btcp::hub::Refusal;
+use crate::btcp::hub::{Binding, From, Refusal, Rejection};
 use axum::body::{Body, Bytes};
-use axum::extract::Query;
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, Path, Query};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
@@ -15,8 +19,13 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Comments on an idle stream, so proxies and clients keep it open.
+/// Comments on an idle stream (pings on a socket), so proxies and clients keep it open.
 const KEEP_ALIVE: Duration = Duration::from_secs(25);
+/// A socket whose browser sent nothing (not even a pong) this long is closed; the reference
+/// client pings every 30 s and browsers answer pings.
+const SOCKET_IDLE: Duration = Duration::from_secs(90);
+/// The largest WebSocket message taken (a tool's answer may carry an image).
+const SOCKET_MAX: usize = 16 << 20;
 
 fn plain(status: StatusCode, text: &str) -> Response {
     (
@@ -43,46 +52,97 @@ impl Drop for Leave {
     }
 }
 
-pub async fn events(
-    axum::extract::State(state): axum::extract::State<Arc<State>>,
-    Query(query): Query<HashMap<String, String>>,
-) -> Response {
-    if query.get("clientType").is_some_and(|t| t != "browser") {
-        return plain(
+/// The owner key of a `/btcp/k/KEY/…` path, checked like a session id.
+/// A refusal to send instead (boxed: a response is large).
+type Refused = Box<Response>;
+
+fn key_of(key: Option<Path<String>>) -> Result<Option<String>, Refused> {
+    match key {
+        None => Ok(None),
+        Some(Path(k)) if crate::btcp::hub::acceptable_id(&k) => Ok(Some(k)),
+        Some(_) => Err(Box::new(plain(
             StatusCode::BAD_REQUEST,
-            "only browser clients open a BTCP event stream here; agents reach a session's tools through MCP at /mcp with the BTCP-Session header",
-        );
+            "the owner key in /btcp/k/KEY/ must be 16 to 128 letters, digits, - or _ (a random one the page keeps to itself)",
+        ))),
+    }
+}
+
+fn binding(key: Option<String>, peer: std::net::SocketAddr, headers: &HeaderMap) -> Binding {
+    Binding {
+        key,
+        ip: peer.ip(),
+        origin: headers
+            .get(header::ORIGIN)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string),
+    }
+}
+
+/// Opens the session an owner asks for: its id, connection and the frames meant for it.
+fn open(
+    state: &State,
+    query: &HashMap<String, String>,
+    origin: Binding,
+    socket: bool,
+) -> Result<
+    (
+        String,
+        u64,
+        tokio::sync::mpsc::UnboundedReceiver<crate::btcp::hub::Frame>,
+    ),
+    Refused,
+> {
+    if query.get("clientType").is_some_and(|t| t != "browser") {
+        return Err(Box::new(plain(
+            StatusCode::BAD_REQUEST,
+            "only browser clients connect to /btcp; agents reach a session's tools through MCP at /mcp with the BTCP-Session header",
+        )));
     }
     let wanted = query
         .get("sessionId")
         .map(String::as_str)
         .filter(|s| !s.is_empty());
-    let (id, connection, rx) = match state.btcp.connect(wanted) {
-        Ok(c) => c,
-        Err(Refusal::Taken) => {
-            return plain(
-                StatusCode::CONFLICT,
-                "this BTCP session already has a connected browser; a session has one owner",
-            );
-        }
-        Err(Refusal::BadId) => {
-            return plain(
-                StatusCode::BAD_REQUEST,
-                "sessionId must be 16 to 128 letters, digits, - or _ (use a random one, e.g. crypto.randomUUID())",
-            );
-        }
-        Err(Refusal::Full) => {
-            return plain(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "too many BTCP sessions; try again later",
-            );
-        }
-    };
-    let welcome = json!({
+    match state.btcp.connect(wanted, origin, socket) {
+        Ok(c) => Ok(c),
+        Err(Refusal::Taken) => Err(Box::new(plain(
+            StatusCode::CONFLICT,
+            "this BTCP session already has a connected browser; a session has one owner",
+        ))),
+        Err(Refusal::BadId) => Err(Box::new(plain(
+            StatusCode::BAD_REQUEST,
+            "sessionId must be 16 to 128 letters, digits, - or _ (use a random one, e.g. crypto.randomUUID())",
+        ))),
+        Err(Refusal::Full) => Err(Box::new(plain(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "too many BTCP sessions, or the server is stopping; try again later",
+        ))),
+    }
+}
+
+fn welcome(id: &str) -> Value {
+    json!({
         "jsonrpc": "2.0",
         "id": "welcome",
         "result": { "sessionId": id, "message": "Connected to cmpx (BTCP)" },
-    });
+    })
+}
+
+pub async fn events(
+    axum::extract::State(state): axum::extract::State<Arc<State>>,
+    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
+    key: Option<Path<String>>,
+    headers: HeaderMap,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
+    let key = match key_of(key) {
+        Ok(k) => k,
+        Err(r) => return *r,
+    };
+    let (id, connection, rx) = match open(&state, &query, binding(key, peer, &headers), false) {
+        Ok(c) => c,
+        Err(r) => return *r,
+    };
+    let welcome = welcome(&id);
     let leave = Leave {
         state: state.clone(),
         id,
@@ -122,9 +182,16 @@ pub async fn events(
 
 pub async fn message(
     axum::extract::State(state): axum::extract::State<Arc<State>>,
+    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
+    key: Option<Path<String>>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
+    let key = match key_of(key) {
+        Ok(k) => k,
+        Err(r) => return *r,
+    };
+    let from = binding(key, peer, &headers);
     let Some(id) = headers
         .get("x-session-id")
         .and_then(|v| v.to_str().ok())
@@ -139,14 +206,16 @@ pub async fn message(
         Ok(v) if v.get("jsonrpc") == Some(&json!("2.0")) => v,
         _ => return plain(StatusCode::BAD_REQUEST, "Invalid JSON-RPC message"),
     };
-    if !state.btcp.exists(id) {
-        return plain(
+    match state.btcp.message(id, &msg, From::Post(&from)) {
+        Err(Rejection::Unknown) => plain(
             StatusCode::NOT_FOUND,
             "no such BTCP session: open /btcp/events first",
-        );
-    }
-    match state.btcp.message(id, &msg) {
-        Some(answer) => (
+        ),
+        Err(Rejection::NotOwner) => plain(
+            StatusCode::FORBIDDEN,
+            "this request does not come from the browser that holds the BTCP session (its event stream, from the same address and page, or with its owner key in the URL); a WebSocket session takes messages only over its socket",
+        ),
+        Ok(Some(answer)) => (
             StatusCode::OK,
             [(
                 header::CONTENT_TYPE,
@@ -155,6 +224,100 @@ pub async fn message(
             answer.to_string(),
         )
             .into_response(),
-        None => StatusCode::OK.into_response(),
+        Ok(None) => StatusCode::OK.into_response(),
     }
+}
+
+/// `GET /btcp/ws`: the session opens before the upgrade, so a refusal is a plain HTTP status.
+pub async fn socket(
+    axum::extract::State(state): axum::extract::State<Arc<State>>,
+    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
+    key: Option<Path<String>>,
+    headers: HeaderMap,
+    Query(query): Query<HashMap<String, String>>,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    let key = match key_of(key) {
+        Ok(k) => k,
+        Err(r) => return *r,
+    };
+    let (id, connection, rx) = match open(&state, &query, binding(key, peer, &headers), true) {
+        Ok(c) => c,
+        Err(r) => return *r,
+    };
+    // Dropped with the closure if the upgrade never happens, which ends the ownership too.
+    let leave = Leave {
+        state: state.clone(),
+        id,
+        connection,
+    };
+    upgrade
+        .max_message_size(SOCKET_MAX)
+        .max_frame_size(SOCKET_MAX)
+        .on_upgrade(move |socket| converse(socket, rx, leave))
+}
+
+/// One owner's socket: the hub's frames go out, the browser's messages go to the hub and
+/// their answers come back, until either side closes, the browser idles past
+/// [`SOCKET_IDLE`], or the server stops (the hub lets the owner go: a 1001 close).
+async fn converse(
+    mut socket: WebSocket,
+    mut rx: tokio::sync::mpsc::UnboundedReceiver<crate::btcp::hub::Frame>,
+    leave: Leave,
+) {
+    let hub = leave.state.btcp.clone();
+    let mut out = vec![welcome(&leave.id).to_string()];
+    let mut heard = tokio::time::Instant::now();
+    let mut ping = tokio::time::interval(KEEP_ALIVE);
+    ping.tick().await;
+    let close = loop {
+        for text in out.drain(..) {
+            if socket.send(Message::Text(text.into())).await.is_err() {
+                return;
+            }
+        }
+        tokio::select! {
+            frame = rx.recv() => match frame {
+                Some((_, data)) => out.push(data),
+                None => break (1001, "the server is stopping or the session ended"),
+            },
+            incoming = socket.recv() => {
+                heard = tokio::time::Instant::now();
+                match incoming {
+                    Some(Ok(Message::Text(text))) => {
+                        match serde_json::from_str::<Value>(text.as_str()) {
+                            Ok(msg) if msg.get("jsonrpc") == Some(&json!("2.0")) => {
+                                match hub.message(&leave.id, &msg, From::Connection(leave.connection)) {
+                                    Ok(Some(answer)) => out.push(answer.to_string()),
+                                    Ok(None) => {}
+                                    Err(_) => break (1008, "this socket no longer holds the session"),
+                                }
+                            }
+                            _ => out.push(json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Invalid JSON-RPC message: send one JSON-RPC 2.0 object per text frame"}}).to_string()),
+                        }
+                    }
+                    Some(Ok(Message::Binary(_))) => break (1003, "BTCP messages are JSON text frames"),
+                    Some(Ok(Message::Close(_))) | None => return,
+                    Some(Ok(_)) => {}
+                    // Too large, or not WebSocket: tungstenite has already failed the socket.
+                    Some(Err(_)) => break (1009, "message too large or malformed"),
+                }
+            }
+            _ = ping.tick() => {
+                if heard.elapsed() >= SOCKET_IDLE {
+                    break (1001, "idle: nothing received for 90 s");
+                }
+                if socket.send(Message::Ping(Bytes::new())).await.is_err() {
+                    return;
+                }
+            }
+        }
+    };
+    let _ = socket
+        .send(Message::Close(Some(CloseFrame {
+            code: close.0,
+            reason: close.1.into(),
+        })))
+        .await;
+    drop(leave);
 }

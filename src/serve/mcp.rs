@@ -76,10 +76,7 @@ impl Sessions {
     }
 
     fn link(&self, btcp: &str) -> crate::btcp::Link {
-        crate::btcp::Link {
-            hub: self.hub.clone(),
-            session: btcp.to_string(),
-        }
+        crate::btcp::Link::local(self.hub.clone(), btcp)
     }
 
     /// The stateless engine for requests naming BTCP session `btcp`.
@@ -243,7 +240,20 @@ pub async fn post(
                 session: None,
                 modern: true,
             };
-            return answer(&state, state.mcp.shared.clone(), exchange).await;
+            // A request naming a BTCP session is served by that session's stateless engine.
+            let engine = match header_str(&headers, BTCP_HEADER) {
+                Some(b) if !state.btcp.exists(b) => {
+                    return rpc_error(
+                        StatusCode::NOT_FOUND,
+                        exchange.id,
+                        framing::INVALID_REQUEST,
+                        "no such BTCP session (its browser never connected, or it ended): check the BTCP-Session header",
+                    );
+                }
+                Some(b) => state.mcp.for_browser(b),
+                None => state.mcp.shared.clone(),
+            };
+            return answer(&state, engine, exchange).await;
         }
     }
     let session = header_str(&headers, SESSION_HEADER).map(str::to_string);

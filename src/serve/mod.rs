@@ -104,6 +104,8 @@ async fn shutdown_signal(state: Arc<routes::State>) {
         _ = terminate => {}
     }
     eprintln!("cmpx serve: shutting down; finishing requests in flight");
+    // Browser streams and sockets never finish by themselves: let their owners go.
+    state.btcp.shutdown();
     let drain = state.clone();
     tokio::spawn(async move {
         tokio::time::sleep(config::DRAIN).await;

@@ -158,6 +158,10 @@ pub fn router(state: Arc<State>) -> Router {
         )
         .route("/btcp/events", get(btcp::events))
         .route("/btcp/message", axum::routing::post(btcp::message))
+        .route("/btcp/ws", get(btcp::socket))
+        .route("/btcp/k/{key}/events", get(btcp::events))
+        .route("/btcp/k/{key}/message", axum::routing::post(btcp::message))
+        .route("/btcp/k/{key}/ws", get(btcp::socket))
         .route(
             "/.well-known/ctp-manifest.json",
             get(documents::ctp_manifest),

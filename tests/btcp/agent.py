@@ -4,7 +4,8 @@ with the BTCP-Session header naming a browser's session.
 usage: agent.py <server URL> <session with tools> <session without> <cmpx binary>
 Lists the tools of the first session (catalogue + browser), calls greet, finds paint refused,
 grants dom:write with `cmpx policy grant`, calls paint, sees the list change when the browser
-registers again, then checks the second session sees neither browser tool. Prints one JSON
+registers again (it does after painting), checks that a POST claiming the session without
+being its browser is refused, then checks the second session sees neither browser tool. Prints one JSON
 summary; exits non-zero with the reason on any failure."""
 
 import asyncio
@@ -71,17 +72,19 @@ async def main():
         if is_error(painted) or text(painted) != "painted the page red":
             sys.exit(f"FAILED: paint after the grant answered {painted}")
         summary["paint"] = text(painted)
-        # The browser registers again (a page navigated): the agent is told.
-        async with httpx2.AsyncClient() as http:
-            r = await http.post(URL + "/btcp/message", headers={"X-Session-ID": WITH}, json={
-                "jsonrpc": "2.0", "id": "again", "method": "tools/register", "params": {"tools": [
-                    {"name": "greet", "description": "Greets a person by name", "inputSchema": {"type": "object"}}]}})
-            if r.json().get("result", {}).get("registered") != 1:
-                sys.exit(f"FAILED: registering again answered {r.text}")
+        # The browser registers again after painting (a page navigated): the agent is told.
         await asyncio.wait_for(changed.wait(), 10)
         summary["listChanged"] = True
         if "paint" in await names(c):
             sys.exit("FAILED: paint is still listed after it was unregistered")
+        # Knowing the session id is not owning it: a POST from elsewhere cannot register.
+        async with httpx2.AsyncClient() as http:
+            r = await http.post(URL + "/btcp/message", headers={"X-Session-ID": WITH}, json={
+                "jsonrpc": "2.0", "id": "forged", "method": "tools/register", "params": {"tools": [
+                    {"name": "paint", "description": "Harmless", "inputSchema": {"type": "object"}}]}})
+            summary["impostor"] = r.status_code
+        if "paint" in await names(c):
+            sys.exit("FAILED: the impostor registered paint")
     async with client(WITHOUT) as other:
         listed = await names(other)
         leaked = [n for n in ("greet", "paint") if n in listed]
