@@ -112,6 +112,7 @@ fn from_source(source: &str) -> Result<Recipe, Error> {
                 from: None,
                 into: None,
             }],
+            example: None,
         }),
         None => Err(Error::Usage(format!(
             "--recipe {}: no such file, and no saved recipe of that name",

@@ -3,6 +3,7 @@
 //! handed on as text, bytes or JSON (`handoff`). The same recipe shape serves the command line,
 //! MCP and HTTP (`schema`); saved recipes are CMP folders (`saved`, `save`).
 
+pub mod bundled;
 pub mod handoff;
 pub mod parse;
 pub mod plan;
@@ -10,5 +11,6 @@ pub mod recipe;
 pub mod run;
 pub mod save;
 pub mod saved;
+pub mod schema;
 
 pub use recipe::{Recipe, Step};

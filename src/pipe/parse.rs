@@ -18,6 +18,7 @@ pub fn short_form(text: &str) -> Result<Recipe, ToolError> {
         serde_json::to_value(Recipe {
             description: None,
             steps,
+            example: None,
         })
         .map_err(|e| ToolError::invalid(e.to_string()))?,
         "the recipe",

@@ -19,6 +19,17 @@ pub struct Recipe {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     pub steps: Vec<Step>,
+    /// A worked example: this input gives exactly this `output` (bundled recipes have one,
+    /// and tests/pipe.rs reproduces it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub example: Option<Example>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Example {
+    pub input: String,
+    pub output: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -20,7 +20,11 @@ pub struct Saved {
 pub fn find(name: &str) -> Result<Option<Saved>, ToolError> {
     let scan = crate::cmp::registry::scan(&crate::paths::all_roots());
     let Some(installed) = scan.find(name) else {
-        return Ok(None);
+        return Ok(super::bundled::get(name).map(|recipe| Saved {
+            name: name.to_string(),
+            dir: PathBuf::from("recipes").join(format!("{name}.json")),
+            recipe,
+        }));
     };
     let path = installed.cmp_dir.join(FILE);
     let bytes = match crate::cmp::read::read_optional(
