@@ -320,3 +320,137 @@ fn adapters_are_refused_unless_allowed() {
     );
     assert_eq!(r["errorCode"], "UNAUTHORIZED");
 }
+
+/// One JSON-RPC exchange with `cmpx mcp ARGS` over stdio: initialize, then `call`.
+fn mcp_call(t: &Test, args: &[&str], call: Value) -> Value {
+    use std::io::{BufRead, Write};
+    let mut child = std::process::Command::new(common::bin())
+        .arg("mcp")
+        .args(args)
+        .env("CMP_HOME", t.home())
+        .env("HOME", t.home())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let init = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+    let request =
+        serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call});
+    writeln!(stdin, "{init}\n{request}").unwrap();
+    drop(stdin);
+    let reader = std::io::BufReader::new(child.stdout.take().unwrap());
+    let answer = reader
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(&l.unwrap()).unwrap())
+        .find(|v| v["id"] == 2)
+        .unwrap();
+    child.wait().unwrap();
+    answer["result"].clone()
+}
+
+#[test]
+fn mcp_runs_every_bundled_recipe_in_full_and_progressive_mode() {
+    let t = Test::new();
+    for (name, recipe) in bundled() {
+        let args = serde_json::json!({"recipe": name, "input": recipe["example"]["input"]});
+        let full = mcp_call(
+            &t,
+            &[],
+            serde_json::json!({"name": "pipe", "arguments": args}),
+        );
+        assert_eq!(full["isError"], false, "{name}: {full}");
+        assert_eq!(
+            full["structuredContent"]["output"], recipe["example"]["output"],
+            "{name}"
+        );
+        let progressive = mcp_call(
+            &t,
+            &["--progressive"],
+            serde_json::json!({"name": "run", "arguments": {"name": "pipe", "arguments": args}}),
+        );
+        assert_eq!(
+            progressive["structuredContent"],
+            full["structuredContent"]
+                .as_object()
+                .map(|m| {
+                    // Timings differ between runs; the rest is the same.
+                    let mut m = m.clone();
+                    m["steps"] = progressive["structuredContent"]["steps"].clone();
+                    Value::Object(m)
+                })
+                .unwrap(),
+            "{name}"
+        );
+    }
+    // The same refusal as the command line, as a tool error the model can read.
+    let bad = mcp_call(
+        &t,
+        &[],
+        serde_json::json!({"name": "pipe", "arguments": {"steps": [{"tool": "json-formatter", "params": {"indent": 5}}], "input": "{}"}}),
+    );
+    assert_eq!(bad["isError"], true);
+    assert!(
+        bad["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("step 1 (json-formatter): parameter 'indent'")
+    );
+}
+
+#[test]
+fn http_post_api_pipe_answers_the_same_result() {
+    use std::io::{Read, Write};
+    let t = Test::new();
+    let mut server = std::process::Command::new(common::bin())
+        .args(["serve", "--port", "0"])
+        .env("CMP_HOME", t.home())
+        .env("HOME", t.home())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(server.stdout.as_mut().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    let addr = line
+        .trim()
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    let post = |body: &Value| -> (u16, Value) {
+        let body = body.to_string();
+        let mut s = std::net::TcpStream::connect(&addr).unwrap();
+        write!(
+            s,
+            "POST /api/pipe HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut response = String::new();
+        s.read_to_string(&mut response).unwrap();
+        let status = response[9..12].parse().unwrap();
+        let (_, json) = response.split_once("\r\n\r\n").unwrap();
+        (status, serde_json::from_str(json).unwrap())
+    };
+    for (name, recipe) in bundled() {
+        let (status, r) =
+            post(&serde_json::json!({"recipe": name, "input": recipe["example"]["input"]}));
+        assert_eq!(status, 200, "{name}: {r}");
+        assert_eq!(r["data"]["output"], recipe["example"]["output"], "{name}");
+        assert_eq!(
+            r["data"]["steps"].as_array().unwrap().len(),
+            recipe["steps"].as_array().unwrap().len()
+        );
+    }
+    let (status, r) =
+        post(&serde_json::json!({"steps": [{"tool": "json-formater"}], "input": "{}"}));
+    assert_eq!(status, 404);
+    assert_eq!(r["data"]["didYouMean"], "json-formatter");
+    let _ = server.kill();
+    let _ = server.wait();
+}

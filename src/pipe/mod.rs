@@ -4,6 +4,7 @@
 //! MCP and HTTP (`schema`); saved recipes are CMP folders (`saved`, `save`).
 
 pub mod bundled;
+pub mod call;
 pub mod handoff;
 pub mod parse;
 pub mod plan;
