@@ -22,7 +22,7 @@ pub enum Payload {
 
 impl Payload {
     /// Its size in bytes as metadata reports it: text and bytes by length, JSON compact.
-    pub fn len(&self) -> u64 {
+    pub fn byte_len(&self) -> u64 {
         match self {
             Payload::Text(t) => t.len() as u64,
             Payload::Bytes(b) => b.len() as u64,

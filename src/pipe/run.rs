@@ -28,7 +28,7 @@ pub struct Run<'a> {
 /// Runs `plan`; `None` when `cancelled()` turned true.
 pub fn run(plan: &Plan, mut run: Run) -> Option<ToolResult> {
     let started = Instant::now();
-    let input_size = run.input.as_ref().map_or(0, Payload::len);
+    let input_size = run.input.as_ref().map_or(0, Payload::byte_len);
     let mut payload = run.input.take();
     let mut steps: Vec<Value> = Vec::new();
     let last = plan.steps.len() - 1;
@@ -36,7 +36,7 @@ pub fn run(plan: &Plan, mut run: Run) -> Option<ToolResult> {
     for (i, step) in plan.steps.iter().enumerate() {
         let step_started = Instant::now();
         let mut args = step.params.clone();
-        let in_bytes = payload.as_ref().map_or(0, Payload::len);
+        let in_bytes = payload.as_ref().map_or(0, Payload::byte_len);
         let delivered = match (payload.take(), &step.into, &step.kind) {
             (Some(p), Some(into), Kind::Builtin(def)) => handoff::deliver(p, def, into, &mut args),
             (Some(p), Some(into), Kind::Installed(_)) => {
@@ -70,7 +70,7 @@ pub fn run(plan: &Plan, mut run: Run) -> Option<ToolResult> {
         let next_from = plan.steps.get(i + 1).map(|s| s.from.as_str());
         match handoff::take(&data, next_from.unwrap_or(super::recipe::DEFAULT_FROM)) {
             Ok(p) => {
-                record["outputBytes"] = json!(p.len());
+                record["outputBytes"] = json!(p.byte_len());
                 payload = Some(p);
             }
             Err(_) if next_from.is_none() => {
