@@ -242,6 +242,6 @@ fn the_reference_client_and_the_python_sdk_meet_through_cmpx() {
         serde_json::json!({"granted": ["dom:read"], "denied": [], "pending": ["dom:write"]})
     );
     assert_eq!(summary["listChanged"], true);
-    // The catalogue, the two browser tools and the capability request.
-    assert_eq!(summary["tools"], cmpx::catalogue::all().len() + 3);
+    // The catalogue, `pipe`, the two browser tools and the capability request.
+    assert_eq!(summary["tools"], cmpx::catalogue::all().len() + 4);
 }
