@@ -498,7 +498,11 @@ fn read_capped(
 }
 
 /// The raw bytes a value stands for, or `None` when it is a literal.
-fn indirect_bytes(raw: &str, stdin_used: &mut bool, name: &str) -> Result<Option<Vec<u8>>, Error> {
+pub fn indirect_bytes(
+    raw: &str,
+    stdin_used: &mut bool,
+    name: &str,
+) -> Result<Option<Vec<u8>>, Error> {
     if raw == "-" {
         return read_stdin(stdin_used, name).map(Some);
     }
@@ -508,7 +512,8 @@ fn indirect_bytes(raw: &str, stdin_used: &mut bool, name: &str) -> Result<Option
     }
 }
 
-fn literal(raw: &str) -> &str {
+/// The literal a value stands for: `@@x` is `@x`.
+pub fn literal(raw: &str) -> &str {
     if raw.starts_with("@@") {
         &raw[1..]
     } else {

@@ -49,6 +49,37 @@ pub enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
         params: Vec<String>,
     },
+    /// Run a recipe: tools chained in one call, each step's output the next one's input.
+    ///
+    /// cmpx pipe 'base64-encoder mode=decode | gzip-compressor mode=decompress | json-formatter indent=4' --input @blob.txt
+    /// Every step is checked before any runs. A recipe in JSON: --recipe FILE (or a saved
+    /// recipe's NAME); --save NAME writes it as a CMP folder in $CMP_HOME/tools (SPEC.md "Recipes").
+    Pipe {
+        /// The recipe in short form: 'tool name=value … | tool …'.
+        #[arg(value_name = "RECIPE")]
+        recipe_text: Option<String>,
+        /// A recipe JSON file, or the name of a saved recipe.
+        #[arg(long, value_name = "FILE|NAME")]
+        recipe: Option<String>,
+        /// The first step's input: text, @path (a file, read as bytes) or - (stdin).
+        #[arg(long, allow_hyphen_values = true)]
+        input: Option<String>,
+        /// Write the last step's output to this new file (never replaces one).
+        #[arg(long, value_name = "PATH")]
+        output_file: Option<PathBuf>,
+        /// Allow installed tools that run programs (adapters) as steps, under the policy.
+        #[arg(long)]
+        allow_adapters: bool,
+        /// Consent to steps that ask first; takes no value.
+        #[arg(long)]
+        yes: bool,
+        /// Save the recipe as a tool named NAME instead of running it.
+        #[arg(long, value_name = "NAME")]
+        save: Option<String>,
+        /// Stop the whole recipe after this many seconds (default 60).
+        #[arg(long, value_name = "SECONDS")]
+        timeout: Option<String>,
+    },
     /// Write the catalogue as CMP folders (default $CMP_HOME/tools, i.e. ~/.cmp/tools).
     Export {
         /// Target directory instead of $CMP_HOME/tools.

@@ -18,6 +18,7 @@ pub mod limits;
 pub mod mcp;
 pub mod output;
 pub mod paths;
+pub mod pipe;
 pub mod policy;
 pub mod resolve;
 pub mod serve;

@@ -273,8 +273,8 @@ fn meet(transport: &str) {
     );
     assert_eq!(summary["listChanged"], true);
     assert_eq!(summary["impostor"], 403);
-    // The catalogue, the two browser tools and the capability request.
-    assert_eq!(summary["tools"], cmpx::catalogue::all().len() + 3);
+    // The catalogue, `pipe`, the two browser tools and the capability request.
+    assert_eq!(summary["tools"], cmpx::catalogue::all().len() + 4);
 }
 
 #[test]
@@ -371,7 +371,7 @@ fn bridge(era: &str) {
     assert_eq!(
         summary,
         serde_json::json!({
-            "tools": cmpx::catalogue::all().len() + 3,
+            "tools": cmpx::catalogue::all().len() + 4,
             "greet": "Hello, cmpx!",
             "askedBeforePaint": 0,
             "paint": "painted the page red",

@@ -618,7 +618,8 @@ fn the_python_sdk_lists_and_calls_tools_over_streamable_http() {
             String::from_utf8_lossy(&out.stderr)
         );
         let summary: Value = serde_json::from_str(stdout.trim()).unwrap();
-        assert_eq!(summary["tools"], 145, "{era}");
+        // The catalogue's 145 tools and `pipe`.
+        assert_eq!(summary["tools"], 146, "{era}");
         assert_eq!(summary["called"], 10, "{era}");
     }
 }
@@ -787,8 +788,9 @@ fn the_typescript_sdk_lists_and_calls_tools_over_streamable_http() {
         let summary: Value = serde_json::from_str(stdout.trim()).unwrap();
         assert_eq!(summary["protocolVersion"], version, "{summary}");
         assert_eq!(summary["session"], session, "{summary}");
-        assert_eq!(summary["tools"], 145, "{summary}");
-        assert_eq!(summary["unique"], 145, "{summary}");
+        // The catalogue's 145 tools and `pipe`.
+        assert_eq!(summary["tools"], 146, "{summary}");
+        assert_eq!(summary["unique"], 146, "{summary}");
         assert_eq!(summary["called"], 10, "{summary}");
     }
 }

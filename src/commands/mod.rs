@@ -7,6 +7,7 @@ mod doc;
 mod export;
 mod install;
 mod list;
+mod pipe;
 mod policy;
 mod resolve;
 mod run;
@@ -97,6 +98,28 @@ pub fn main() -> i32 {
                 allow_adapters,
             });
         }
+        Command::Pipe {
+            recipe_text,
+            recipe,
+            input,
+            output_file,
+            allow_adapters,
+            yes,
+            save,
+            timeout,
+        } => pipe::run(
+            mode,
+            pipe::Flags {
+                recipe_text,
+                recipe,
+                input,
+                output_file,
+                allow_adapters,
+                yes,
+                save,
+                timeout,
+            },
+        ),
         Command::Install { dir, force } => install::run(mode, &dir, force),
         Command::Export { to, force, dry_run } => export::run(mode, to, force, dry_run),
         Command::List { domain } => list::run(mode, domain.as_deref()),

@@ -596,6 +596,9 @@ impl Call<'_> {
                 };
                 invoke::invoke_cancellable(target, args, &flags, &poll).map(|r| call_result(&r))
             }
+            Kind::Pipe => {
+                crate::pipe::call::call(args, CALL_TIME_LIMIT, &poll).map(|r| call_result(&r))
+            }
         }
     }
 

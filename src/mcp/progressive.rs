@@ -40,7 +40,7 @@ pub fn definitions() -> Vec<Value> {
         json!({
             "name": "run",
             "title": "Run a tool",
-            "description": "Run one tool with its arguments (see describe). Returns the tool's result; destructive tools ask for confirmation.",
+            "description": "Run one tool with its arguments (see describe). Returns the tool's result; destructive tools ask for confirmation. Name pipe chains tools in one call (describe pipe).",
             "inputSchema": {
                 "type": "object",
                 "properties": {

@@ -12,6 +12,8 @@ use std::path::PathBuf;
 pub enum Kind {
     Builtin(Box<ToolDefinition>),
     Intent(Box<Target>),
+    /// `pipe`: a recipe call (`crate::pipe::call`).
+    Pipe,
 }
 
 pub struct McpTool {
@@ -35,6 +37,11 @@ impl Registry {
                 kind: Kind::Builtin(Box::new(def.clone())),
             })
             .collect();
+        tools.push(McpTool {
+            name: "pipe".into(),
+            definition: crate::pipe::call::mcp_definition(),
+            kind: Kind::Pipe,
+        });
         let mut names: HashSet<String> = tools.iter().map(|t| t.name.clone()).collect();
         let scan = registry::scan(roots);
         for s in &scan.skipped {
@@ -86,6 +93,7 @@ impl Registry {
                 Kind::Intent(target) => {
                     target.manifest.name == c.tool && target.intent_index == c.intent.index
                 }
+                Kind::Pipe => false,
             })
             .map(|t| t.name.clone())
     }

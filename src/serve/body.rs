@@ -22,7 +22,7 @@ fn invalid(message: String) -> Refusal {
     ))
 }
 
-fn too_large(max: u64) -> Refusal {
+pub fn too_large(max: u64) -> Refusal {
     Box::new(guard::refuse(
         StatusCode::PAYLOAD_TOO_LARGE,
         ErrorCode::InvalidInput,

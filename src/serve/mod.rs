@@ -11,6 +11,7 @@ mod guard;
 mod mcp;
 mod mcp_modern;
 mod pages;
+mod pipe;
 mod rate;
 mod routes;
 mod tools;

@@ -143,6 +143,7 @@ pub fn router(state: Arc<State>) -> Router {
         .route("/embed.js", get(pages::embed_js))
         .route("/assets/{name}", get(pages::asset))
         .route("/api/resolve", get(pages::resolve))
+        .route("/api/pipe", axum::routing::post(super::pipe::post))
         .route("/api/tools", get(tools::list))
         .route(
             "/api/tools/{id}",

@@ -111,7 +111,7 @@ fn lookup(id: &str) -> Result<ToolDefinition, guard::Refusal> {
 }
 
 /// Waits for a free run slot, no longer than the request timeout.
-async fn slot(state: &State) -> Result<tokio::sync::SemaphorePermit<'_>, guard::Refusal> {
+pub async fn slot(state: &State) -> Result<tokio::sync::SemaphorePermit<'_>, guard::Refusal> {
     match tokio::time::timeout(state.config.request_timeout, state.runs.acquire()).await {
         Ok(Ok(permit)) => Ok(permit),
         _ => {
