@@ -161,6 +161,42 @@ fn python_sdk_calls_every_example_of_every_tool() {
     }
 }
 
+/// The `pipe` tool runs each bundled recipe (recipes/*.json) through the SDK and answers its
+/// documented output, in both eras.
+#[test]
+fn python_sdk_runs_every_bundled_recipe_through_pipe() {
+    if no_python_sdk() {
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("recipes");
+    let mut cases = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let recipe: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        let name = path.file_stem().unwrap().to_str().unwrap().to_string();
+        let example = &recipe["example"];
+        cases.push(json!({
+            "tool": "pipe",
+            "input": {"recipe": name, "input": example["input"]},
+            "expect": example["output"],
+        }));
+        // The same recipe given as its steps rather than by name.
+        cases.push(json!({
+            "tool": "pipe",
+            "input": {"steps": recipe["steps"], "input": example["input"]},
+            "expect": example["output"],
+        }));
+    }
+    assert_eq!(cases.len(), 10);
+    let file = home.path().join("recipes.json");
+    std::fs::write(&file, serde_json::to_vec(&cases).unwrap()).unwrap();
+    for era in ["auto", "2025-11-25"] {
+        let s = python(home.path(), "examples", era, &[file.to_str().unwrap()]);
+        assert_eq!(s["examples"], 10, "{s}");
+    }
+}
+
 #[test]
 fn typescript_sdks_call_every_example_on_one_page_in_both_eras() {
     let Some(modules) = node_modules() else {

@@ -3,7 +3,7 @@
 usage: sdk_client.py <cmpx binary> <CMP_HOME> <full|progressive|examples|consent> <auto|VERSION> [ARG]
   auto     the SDK's default: probe server/discover, pick 2026-07-28 (or fall back)
   VERSION  the handshake era, offering exactly that version in `initialize`
-  ARG      examples: a JSON file [{tool, input}]; consent: a CMP_TOOL_PATH and a file to delete
+  ARG      examples: a JSON file [{tool, input, expect?}] (expect: the structured `output`); consent: a CMP_TOOL_PATH and a file to delete
 Prints one JSON summary line; exits non-zero (with the reasons on stderr) on any failure."""
 
 import asyncio
@@ -116,6 +116,10 @@ async def examples(client):
             result = await client.call_tool(case["tool"], case["input"])
             if g(result, "isError"):
                 failures.append(f"{case['tool']} {json.dumps(case['input'])[:200]}: {text_of(result)[:300]}")
+            elif "expect" in case:
+                got = (g(result, "structuredContent") or {}).get("output")
+                if got != case["expect"]:
+                    failures.append(f"{case['tool']} {json.dumps(case['input'])[:200]}: output {json.dumps(got)[:300]}, expected {json.dumps(case['expect'])[:300]}")
         except Exception as e:
             failures.append(f"{case['tool']} {json.dumps(case['input'])[:200]}: raised {type(e).__name__}: {str(e)[:300]}")
     check(not failures, f"{len(failures)} of {len(cases)} examples failed:\n" + "\n".join(failures))
