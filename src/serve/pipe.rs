@@ -1,7 +1,7 @@
 //! `POST /api/pipe`: a recipe call over HTTP (the JSON body is `pipe::schema::call`), within
 //! the server's body limit, run slots and time limit, answered like `/api/tools/{id}`.
 
-use super::guard::{self, result_response};
+use super::guard;
 use super::routes::State;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
@@ -9,7 +9,6 @@ use axum::http::{StatusCode, header};
 use axum::response::Response;
 use serde_json::Value;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::ctp::ErrorCode;
 
@@ -44,38 +43,15 @@ pub async fn post(state: axum::extract::State<Arc<State>>, request: Request) -> 
         Ok(_) => return refuse("the body must be a JSON object: a recipe and its input".into()),
         Err(e) => return refuse(format!("the body is not valid JSON: {e}")),
     };
-    let flag = state.register_call();
-    let _cancel = CancelOnDrop(flag.clone());
     let timeout = state.config.tool_timeout;
-    let call = tokio::task::spawn_blocking(move || {
-        crate::pipe::call::call(&args, timeout, &|| flag.load(Ordering::SeqCst))
-    });
-    let response = match call.await {
-        Ok(Some(result)) => result_response(super::tools::status_for(&result), &result),
-        Ok(None) => guard::refuse(
-            StatusCode::SERVICE_UNAVAILABLE,
-            ErrorCode::ExecutionError,
-            "the call was cancelled: the server is shutting down".to_string(),
-        ),
-        Err(_) => guard::refuse(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            ErrorCode::InternalError,
-            "the call's thread failed; this is a bug in cmpx".to_string(),
-        ),
-    };
+    let response = super::tools::cancellable(&state, move |cancelled| {
+        crate::pipe::call::call(&args, timeout, cancelled)
+    })
+    .await;
     drop(permit);
     response
 }
 
 fn refuse(message: String) -> Response {
     guard::refuse(StatusCode::BAD_REQUEST, ErrorCode::InvalidInput, message)
-}
-
-/// Stops the recipe's current worker when the client goes away.
-struct CancelOnDrop(Arc<AtomicBool>);
-
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::SeqCst);
-    }
 }

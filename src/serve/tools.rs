@@ -143,19 +143,30 @@ impl Drop for CancelOnDrop {
 }
 
 async fn run(state: &State, def: ToolDefinition, args: Map<String, Value>) -> Response {
-    let flag = state.register_call();
-    let _cancel = CancelOnDrop(flag.clone());
     let bounds = worker::Bounds {
         time: state.config.tool_timeout,
         memory: crate::limits::max_memory(),
     };
-    let call = tokio::task::spawn_blocking(move || {
+    cancellable(state, move |cancelled| {
         if let Err(e) = crate::exec::gate::builtin(&def.id, &[], None, false, false) {
             return Some(crate::ctp::ToolResult::err(e, None));
         }
-        worker::run_cancellable(&def, args, None, bounds, &|| flag.load(Ordering::SeqCst))
-    });
-    match call.await {
+        worker::run_cancellable(&def, args, None, bounds, cancelled)
+    })
+    .await
+}
+
+/// Runs a blocking call off the async runtime with a cancel flag that is set when the request
+/// goes away, and turns its result into the response: `None` from the call means it was
+/// cancelled (the server is stopping).
+pub async fn cancellable<F>(state: &State, call: F) -> Response
+where
+    F: FnOnce(&dyn Fn() -> bool) -> Option<ToolResult> + Send + 'static,
+{
+    let flag = state.register_call();
+    let _cancel = CancelOnDrop(flag.clone());
+    let joined = tokio::task::spawn_blocking(move || call(&|| flag.load(Ordering::SeqCst)));
+    match joined.await {
         Ok(Some(result)) => result_response(status_for(&result), &result),
         Ok(None) => guard::refuse(
             StatusCode::SERVICE_UNAVAILABLE,
