@@ -59,7 +59,8 @@ async def main():
                 sys.exit(f"FAILED: {want} is not listed: {listed[-5:]}")
         summary["tools"] = len(listed)
         greeted = await c.call_tool("greet", {"name": "cmpx"})
-        if is_error(greeted) or text(greeted) != "Hello, cmpx!":
+        # A page may add what only it knows after the greeting (tests/btcp_browser.rs).
+        if is_error(greeted) or not text(greeted).startswith("Hello, cmpx!"):
             sys.exit(f"FAILED: greet answered {greeted}")
         summary["greet"] = text(greeted)
         refused = await c.call_tool("paint", {"color": "red"})
