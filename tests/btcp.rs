@@ -194,14 +194,15 @@ fn python_sdk() -> bool {
 }
 
 /// The browser on `transport` (its session bound to an owner key in the URL for HTTP
-/// streaming), a second browser without tools, and the Python SDK as the agent.
-fn meet(transport: &str) {
+/// streaming), a second browser without tools, and the Python SDK as the agent (agent.py with
+/// `mode`, given the two session ids); agent.py's summary, `None` when skipped.
+fn meet(transport: &str, mode: &[&str]) -> Option<(Value, String, String)> {
     let Some(dist) = btcp_client() else {
         eprintln!("note: node or the BTCP client is missing; skipping");
-        return;
+        return None;
     };
     if !python_sdk() {
-        return;
+        return None;
     }
     let server = Server::start();
     let with = format!("it-{transport}-a1b2c3d4e5f6a7b8c9d0");
@@ -250,6 +251,7 @@ fn meet(transport: &str) {
             without.as_str(),
             common::bin(),
         ])
+        .args(mode)
         .env("CMP_HOME", server.home.path())
         .env("HOME", server.home.path())
         .output()
@@ -265,6 +267,13 @@ fn meet(transport: &str) {
         String::from_utf8_lossy(&out.stderr)
     );
     let summary: Value = serde_json::from_str(stdout.trim()).unwrap();
+    Some((summary, with, without))
+}
+
+fn meet_and_call(transport: &str) {
+    let Some((summary, _, _)) = meet(transport, &[]) else {
+        return;
+    };
     assert_eq!(summary["greet"], "Hello, cmpx!");
     assert_eq!(summary["paint"], "painted the page red");
     // This agent cannot be asked: the standing, and how the person grants what is pending.
@@ -287,12 +296,58 @@ fn meet(transport: &str) {
 
 #[test]
 fn the_reference_client_and_the_python_sdk_meet_through_cmpx_over_http_streaming() {
-    meet("http");
+    meet_and_call("http");
 }
 
 #[test]
 fn the_reference_client_and_the_python_sdk_meet_through_cmpx_over_websocket() {
-    meet("ws");
+    meet_and_call("ws");
+}
+
+/// `__btcp_request_capabilities` asks the person once, for what is pending alone; accepted,
+/// it holds for that BTCP session only; declined, it stays pending with how to grant it.
+fn request_capabilities(transport: &str, era: &str) {
+    let Some((summary, with, _)) = meet(transport, &["consent", era]) else {
+        return;
+    };
+    assert_eq!(
+        summary["request"],
+        serde_json::json!({"granted": ["dom:read", "dom:write"], "denied": ["storage:local:write"], "pending": []})
+    );
+    // One question, about dom:write alone: dom:read is granted by default, and the denied
+    // capability is never put to the person.
+    assert_eq!(
+        summary["questions"],
+        serde_json::json!([format!(
+            "cmpx will run: grant dom:write to the browser tools of BTCP session {with} until it ends. Proceed?"
+        )])
+    );
+    assert_eq!(summary["paint"], "painted the page red");
+    assert_eq!(summary["questionsAfterPaint"], 1);
+    assert_eq!(summary["malformed"], true);
+    // The other session: none of the first one's tools, and its grant does not carry over.
+    assert_eq!(summary["otherSees"], serde_json::json!([]));
+    let other = &summary["other"];
+    assert_eq!(other["granted"], serde_json::json!([]));
+    assert_eq!(other["denied"], serde_json::json!(["storage:local:write"]));
+    assert_eq!(other["pending"], serde_json::json!(["dom:write"]));
+    let note = other["message"].as_str().unwrap_or_default();
+    assert!(
+        note.starts_with("dom:write not granted: the person declined.")
+            && note.contains("`cmpx policy grant dom:write --tool <browser tool>`"),
+        "{other}"
+    );
+    assert_eq!(summary["otherQuestions"].as_array().map(Vec::len), Some(1));
+}
+
+#[test]
+fn a_capability_request_asks_the_person_once_in_the_handshake_era() {
+    request_capabilities("http", "legacy");
+}
+
+#[test]
+fn a_capability_request_asks_the_person_once_in_2026_07_28() {
+    request_capabilities("ws", "auto");
 }
 
 #[test]
@@ -325,7 +380,7 @@ fn websocket_sessions_are_bounded_and_closed_at_shutdown() {
             "garbage": -32700,
             "second": 409,
             "agent": 400,
-            "tooLarge": 1006,
+            "tooLarge": "dropped",
         })
     );
     assert_eq!(lines.next().unwrap().unwrap(), "waiting");
@@ -381,9 +436,11 @@ fn bridge(era: &str) {
         serde_json::json!({
             "tools": cmpx::catalogue::all().len() + 4,
             "greet": "Hello, cmpx!",
-            "askedBeforePaint": 0,
-            "paint": "painted the page red",
+            "askedBeforeRequest": 0,
+            "request": {"granted": ["dom:read", "dom:write"], "denied": [], "pending": []},
             "question": true,
+            "paint": "painted the page red",
+            "askedAtPaint": 0,
             "listChanged": true,
             "paintAfterChange": false,
             "denied": true,

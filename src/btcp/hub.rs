@@ -81,6 +81,9 @@ struct Session {
     declared: HashMap<String, Vec<String>>,
     /// Capabilities the person granted for this session only (through an agent's request).
     grants: Vec<String>,
+    /// Where the last owner connected from: grants hold for a browser that comes back from
+    /// there, and are dropped when anyone else takes the session over.
+    last: Option<Binding>,
     pending: HashMap<String, std::sync::mpsc::Sender<Value>>,
     changes: tokio::sync::broadcast::Sender<()>,
 }
@@ -160,6 +163,7 @@ impl Hub {
             tools: Vec::new(),
             declared: HashMap::new(),
             grants: Vec::new(),
+            last: None,
             pending: HashMap::new(),
             changes: tokio::sync::broadcast::channel(16).0,
         });
@@ -170,6 +174,10 @@ impl Hub {
         {
             return Err(Refusal::Taken);
         }
+        if session.last.as_ref() != Some(&origin) {
+            session.grants.clear();
+        }
+        session.last = Some(origin.clone());
         session.owner = Some(Owner {
             connection,
             events: tx,
@@ -560,6 +568,31 @@ mod tests {
         hub.disconnect(&id, conn);
         assert!(changes.try_recv().is_ok());
         assert_eq!(hub.tools(&id).unwrap().len(), 0);
+    }
+
+    #[test]
+    fn grants_stay_with_their_session_and_its_browser() {
+        let hub = Hub::default();
+        let page = at("127.0.0.1", Some("http://localhost:3000"), None);
+        let (a, conn, _rx) = hub
+            .connect(Some("session-a-0123456789"), page.clone(), false)
+            .unwrap();
+        let (b, _, _rx2) = hub
+            .connect(Some("session-b-0123456789"), page.clone(), false)
+            .unwrap();
+        hub.grant(&a, "dom:write");
+        hub.grant(&a, "dom:write");
+        assert_eq!(hub.grants(&a), vec!["dom:write".to_string()]);
+        assert_eq!(hub.grants(&b), Vec::<String>::new());
+        // The same page comes back: its grants hold.
+        hub.disconnect(&a, conn);
+        let (_, conn, _rx) = hub.connect(Some(&a), page, false).unwrap();
+        assert_eq!(hub.grants(&a), vec!["dom:write".to_string()]);
+        // Someone else takes the session over after the page left: they start with none.
+        hub.disconnect(&a, conn);
+        let other = at("127.0.0.1", Some("http://localhost:4000"), None);
+        hub.connect(Some(&a), other, false).unwrap();
+        assert_eq!(hub.grants(&a), Vec::<String>::new());
     }
 
     #[test]

@@ -247,24 +247,9 @@ impl Remote {
     /// The server's answer to `__btcp_request_capabilities` without a question (a client
     /// that cannot ask), its note saying `why` the pending ones stayed pending.
     pub fn standing(&self, arguments: &Value, why: &str) -> Value {
-        let params = json!({ "name": super::REQUEST_CAPABILITIES, "arguments": arguments });
-        match self.send(
-            "tools/call",
-            params,
-            Some(super::REQUEST_CAPABILITIES),
-            false,
-        ) {
+        match self.quiet(arguments) {
             Ok(mut r) => {
-                let pending: Vec<String> = r
-                    .pointer("/structuredContent/pending")
-                    .and_then(Value::as_array)
-                    .map(|a| {
-                        a.iter()
-                            .filter_map(Value::as_str)
-                            .map(str::to_string)
-                            .collect()
-                    })
-                    .unwrap_or_default();
+                let pending = pending_of(&r);
                 let mut body = r.get("structuredContent").cloned().unwrap_or(json!({}));
                 if !pending.is_empty() {
                     body["message"] = json!(super::pending_note(&pending, why));
@@ -279,6 +264,25 @@ impl Remote {
             }
             Err(why) => json!({ "content": [{ "type": "text", "text": why }], "isError": true }),
         }
+    }
+
+    /// The capabilities of a `__btcp_request_capabilities` call that the server leaves to
+    /// the person: what the question here is about.
+    pub fn pending(&self, arguments: &Value) -> Vec<String> {
+        self.quiet(arguments)
+            .map(|r| pending_of(&r))
+            .unwrap_or_default()
+    }
+
+    /// `__btcp_request_capabilities` as a client that cannot ask: the server's standing.
+    fn quiet(&self, arguments: &Value) -> Result<Value, String> {
+        let params = json!({ "name": super::REQUEST_CAPABILITIES, "arguments": arguments });
+        self.send(
+            "tools/call",
+            params,
+            Some(super::REQUEST_CAPABILITIES),
+            false,
+        )
     }
 
     /// Follows the server's list changes for the rest of the process, calling `changed` for
@@ -362,4 +366,18 @@ impl Remote {
         }
         Err("the change stream ended (the browser left or the server stopped)".into())
     }
+}
+
+/// The `pending` list of a `__btcp_request_capabilities` result.
+fn pending_of(result: &Value) -> Vec<String> {
+    result
+        .pointer("/structuredContent/pending")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
 }

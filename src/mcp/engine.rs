@@ -651,6 +651,20 @@ impl Call<'_> {
         args: &Map<String, Value>,
     ) -> Option<Value> {
         let asked = crate::btcp::Link::requested(&Value::Object(args.clone()));
+        if let Some(bad) = asked
+            .iter()
+            .find(|c| !crate::policy::capability::well_formed(c))
+        {
+            return Some(call_result(&ToolResult::from(ToolError::invalid(format!(
+                "'{}' is not a capability name: give names like dom:write or storage:local:read (category:action or category:resource:action, lowercase)",
+                crate::text::preview(bad, 60)
+            )))));
+        }
+        if asked.is_empty() {
+            return Some(call_result(&ToolResult::from(ToolError::invalid(
+                "give the capabilities to request as {\"capabilities\": [\"dom:write\", …]}",
+            ))));
+        }
         let mut standing = link.standing(&asked);
         if standing.pending.is_empty() {
             return Some(standing.result(None));
@@ -696,10 +710,10 @@ impl Call<'_> {
         };
         if !self.engine.opts.allow_destructive {
             let what = if name == crate::btcp::REQUEST_CAPABILITIES {
-                let asked = crate::btcp::Link::requested(&arguments);
+                // What the server leaves to the person: neither granted nor denied there.
                 format!(
                     "grant {} to the browser tools of BTCP session {} until it ends",
-                    asked.join(", "),
+                    remote.pending(&arguments).join(", "),
                     remote.session
                 )
             } else {
@@ -709,7 +723,8 @@ impl Call<'_> {
                 )
             };
             if let Gate::Answer(v) = self.ask(name, &what, false)? {
-                if name == crate::btcp::REQUEST_CAPABILITIES {
+                let question = v.get("resultType") == Some(&json!("input_required"));
+                if name == crate::btcp::REQUEST_CAPABILITIES && !question {
                     // Not accepted: the server's standing, with why it stayed pending here.
                     return Some(remote.standing(&arguments, &unaccepted(&v)));
                 }
