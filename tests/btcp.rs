@@ -350,6 +350,77 @@ fn a_capability_request_asks_the_person_once_in_2026_07_28() {
     request_capabilities("ws", "auto");
 }
 
+/// A BTCP agent joins a session under /btcp/a/KEY/ with its owner key (join.mjs): it lists
+/// and calls the session's tools under the policy, cannot register, hears of changes; no key,
+/// another session's key or the session id as key are refused.
+#[test]
+fn a_btcp_agent_joins_with_the_owner_key_and_nothing_else() {
+    let Some(dist) = btcp_client() else {
+        eprintln!("note: node or the BTCP client is missing; skipping");
+        return;
+    };
+    let server = Server::start();
+    let (a, key_a) = ("join-a-0123456789abcdef", "owner-a-5f4e3d2c1b0a9f8e");
+    let (b, key_b) = ("join-b-0123456789abcdef", "owner-b-0a1b2c3d4e5f6a7b");
+    let mut first = browser(
+        &dist,
+        &format!("{}/btcp/k/{key_a}", server.url),
+        a,
+        "tools",
+        "http",
+    );
+    let mut second = browser(
+        &dist,
+        &format!("{}/btcp/k/{key_b}", server.url),
+        b,
+        "none",
+        "ws",
+    );
+    let out = Command::new("node")
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/btcp/join.mjs"))
+        .arg(&dist)
+        .args([server.url.as_str(), a, key_a, b, key_b, common::bin()])
+        .env("CMP_HOME", server.home.path())
+        .env("HOME", server.home.path())
+        .output()
+        .unwrap();
+    for child in [&mut first, &mut second] {
+        drop(child.stdin.take());
+        let _ = child.wait();
+    }
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let seen: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(
+        seen,
+        serde_json::json!({
+            "browserPath": 400,
+            "wrongKey": 403,
+            "otherKey": 403,
+            "idAsKey": 403,
+            "welcome": {"message": "Connected to cmpx (BTCP agent)", "sessionId": null},
+            "joined": ["greet", "paint"],
+            "list": ["greet", "paint"],
+            "greet": "Hello, agent!",
+            "paintRefused": true,
+            "register": -32600,
+            "stillTwo": ["greet", "paint"],
+            "paint": "painted the page red",
+            "updated": ["greet"],
+            "wsWelcome": a,
+            "wsList": ["greet"],
+            "wsGreet": "Hello, socket!",
+            "wsJoinOther": -32001,
+            "strangerWelcome": null,
+            "strangerList": -32001,
+        })
+    );
+}
+
 #[test]
 fn websocket_sessions_are_bounded_and_closed_at_shutdown() {
     use std::io::BufRead;

@@ -48,7 +48,7 @@ pub enum From<'a> {
 }
 
 /// Owner keys are secrets: compared in constant time.
-fn same_secret(given: &[u8], expected: &[u8]) -> bool {
+pub fn same_secret(given: &[u8], expected: &[u8]) -> bool {
     let mut diff = given.len() ^ expected.len();
     for (i, &e) in expected.iter().enumerate() {
         diff |= usize::from(given.get(i).copied().unwrap_or(0) ^ e);
@@ -91,6 +91,9 @@ struct Session {
 #[derive(Default)]
 pub struct Hub {
     sessions: Mutex<HashMap<String, Session>>,
+    /// Agents' event streams waiting for their `session/join`: by the name the agent gave its
+    /// stream, the key it connected under and where its frames go.
+    waiting: Mutex<HashMap<String, (String, tokio::sync::mpsc::UnboundedSender<Frame>)>>,
     next: AtomicU64,
     /// Set at shutdown: owners are let go and no new one connects.
     closed: std::sync::atomic::AtomicBool,
@@ -202,6 +205,48 @@ impl Hub {
         if !s.tools.is_empty() {
             s.tools.clear();
             let _ = s.changes.send(());
+        }
+    }
+
+    /// Whether `key` is the owner key of session `id` (the key its browser opened it under,
+    /// also while that browser is briefly away): what an agent presents to join it.
+    pub fn admits(&self, id: &str, key: &str) -> bool {
+        self.lock()
+            .get(id)
+            .and_then(|s| s.last.as_ref())
+            .and_then(|b| b.key.as_deref())
+            .is_some_and(|k| same_secret(key.as_bytes(), k.as_bytes()))
+    }
+
+    /// An agent's event stream named `name` waits for its join; false when a live one has
+    /// that name.
+    pub fn wait(
+        &self,
+        name: &str,
+        key: &str,
+        events: tokio::sync::mpsc::UnboundedSender<Frame>,
+    ) -> bool {
+        let mut map = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
+        map.retain(|_, (_, tx)| !tx.is_closed());
+        if map.contains_key(name) {
+            return false;
+        }
+        map.insert(name.to_string(), (key.to_string(), events));
+        true
+    }
+
+    /// The waiting stream `name` opened under `key`, taken for its join.
+    pub fn joining(
+        &self,
+        name: &str,
+        key: &str,
+    ) -> Option<tokio::sync::mpsc::UnboundedSender<Frame>> {
+        let mut map = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
+        match map.get(name) {
+            Some((k, _)) if same_secret(key.as_bytes(), k.as_bytes()) => {
+                map.remove(name).map(|(_, tx)| tx)
+            }
+            _ => None,
         }
     }
 

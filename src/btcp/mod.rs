@@ -2,6 +2,7 @@
 //! engine linked to one session ([`Link`]) lists those tools beside the catalogue and calls
 //! them through the browser, after the capability policy and consent rules.
 
+pub mod agent;
 pub mod hub;
 pub mod remote;
 
