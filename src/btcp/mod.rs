@@ -1,6 +1,7 @@
 //! cmpx as a BTCP server: browser clients open sessions and register tools ([`hub`]); an MCP
 //! engine linked to one session ([`Link`]) lists those tools beside the catalogue and calls
-//! them through the browser, after the capability policy and consent rules.
+//! them through the browser, after the capability policy and consent rules; BTCP agents
+//! that joined a session with its owner key list and call them the same way ([`agent`]).
 
 pub mod agent;
 pub mod hub;
