@@ -560,6 +560,11 @@ mod tests {
         let (id, _, _rx) = hub
             .connect(Some("keyed-0123456789ab"), keyed, false)
             .unwrap();
+        // The owner key is what admits an agent; the session id or another key is not.
+        assert!(hub.admits(&id, "k-0123456789abcdef"));
+        assert!(!hub.admits(&id, "k-0123456789abcdeX"));
+        assert!(!hub.admits(&id, &id));
+        assert!(!hub.admits("socket-0123456789a", "k-0123456789abcdef"));
         let elsewhere = at("10.0.0.9", None, Some("k-0123456789abcdef"));
         assert!(hub.message(&id, &ping, From::Post(&elsewhere)).is_ok());
         assert_eq!(

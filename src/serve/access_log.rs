@@ -38,3 +38,20 @@ fn without_keys(path: &str) -> String {
         _ => path.to_string(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn btcp_keys_stay_out_of_the_log() {
+        assert_eq!(
+            super::without_keys("/btcp/k/owner-key-0123456789/events"),
+            "/btcp/k/…/events"
+        );
+        assert_eq!(
+            super::without_keys("/btcp/a/secret-token-0123456789/message"),
+            "/btcp/a/…/message"
+        );
+        assert_eq!(super::without_keys("/btcp/events"), "/btcp/events");
+        assert_eq!(super::without_keys("/api/tools/k"), "/api/tools/k");
+    }
+}
