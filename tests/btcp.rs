@@ -194,14 +194,15 @@ fn python_sdk() -> bool {
 }
 
 /// The browser on `transport` (its session bound to an owner key in the URL for HTTP
-/// streaming), a second browser without tools, and the Python SDK as the agent.
-fn meet(transport: &str) {
+/// streaming), a second browser without tools, and the Python SDK as the agent (agent.py with
+/// `mode`, given the two session ids); agent.py's summary, `None` when skipped.
+fn meet(transport: &str, mode: &[&str]) -> Option<(Value, String, String)> {
     let Some(dist) = btcp_client() else {
         eprintln!("note: node or the BTCP client is missing; skipping");
-        return;
+        return None;
     };
     if !python_sdk() {
-        return;
+        return None;
     }
     let server = Server::start();
     let with = format!("it-{transport}-a1b2c3d4e5f6a7b8c9d0");
@@ -250,6 +251,7 @@ fn meet(transport: &str) {
             without.as_str(),
             common::bin(),
         ])
+        .args(mode)
         .env("CMP_HOME", server.home.path())
         .env("HOME", server.home.path())
         .output()
@@ -265,11 +267,26 @@ fn meet(transport: &str) {
         String::from_utf8_lossy(&out.stderr)
     );
     let summary: Value = serde_json::from_str(stdout.trim()).unwrap();
+    Some((summary, with, without))
+}
+
+fn meet_and_call(transport: &str) {
+    let Some((summary, _, _)) = meet(transport, &[]) else {
+        return;
+    };
     assert_eq!(summary["greet"], "Hello, cmpx!");
     assert_eq!(summary["paint"], "painted the page red");
-    assert_eq!(
-        summary["request"],
-        serde_json::json!({"granted": ["dom:read"], "denied": [], "pending": ["dom:write"]})
+    // This agent cannot be asked: the standing, and how the person grants what is pending.
+    let request = &summary["request"];
+    assert_eq!(request["granted"], serde_json::json!(["dom:read"]));
+    assert_eq!(request["denied"], serde_json::json!([]));
+    assert_eq!(request["pending"], serde_json::json!(["dom:write"]));
+    assert!(
+        request["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("cannot ask the person")
+                && m.contains("cmpx policy grant dom:write --tool")),
+        "{request}"
     );
     assert_eq!(summary["listChanged"], true);
     assert_eq!(summary["impostor"], 403);
@@ -279,12 +296,129 @@ fn meet(transport: &str) {
 
 #[test]
 fn the_reference_client_and_the_python_sdk_meet_through_cmpx_over_http_streaming() {
-    meet("http");
+    meet_and_call("http");
 }
 
 #[test]
 fn the_reference_client_and_the_python_sdk_meet_through_cmpx_over_websocket() {
-    meet("ws");
+    meet_and_call("ws");
+}
+
+/// `__btcp_request_capabilities` asks the person once, for what is pending alone; accepted,
+/// it holds for that BTCP session only; declined, it stays pending with how to grant it.
+fn request_capabilities(transport: &str, era: &str) {
+    let Some((summary, with, _)) = meet(transport, &["consent", era]) else {
+        return;
+    };
+    assert_eq!(
+        summary["request"],
+        serde_json::json!({"granted": ["dom:read", "dom:write"], "denied": ["storage:local:write"], "pending": []})
+    );
+    // One question, about dom:write alone: dom:read is granted by default, and the denied
+    // capability is never put to the person.
+    assert_eq!(
+        summary["questions"],
+        serde_json::json!([format!(
+            "cmpx will run: grant dom:write to the browser tools of BTCP session {with} until it ends. Proceed?"
+        )])
+    );
+    assert_eq!(summary["paint"], "painted the page red");
+    assert_eq!(summary["questionsAfterPaint"], 1);
+    assert_eq!(summary["malformed"], true);
+    // The other session: none of the first one's tools, and its grant does not carry over.
+    assert_eq!(summary["otherSees"], serde_json::json!([]));
+    let other = &summary["other"];
+    assert_eq!(other["granted"], serde_json::json!([]));
+    assert_eq!(other["denied"], serde_json::json!(["storage:local:write"]));
+    assert_eq!(other["pending"], serde_json::json!(["dom:write"]));
+    let note = other["message"].as_str().unwrap_or_default();
+    assert!(
+        note.starts_with("dom:write not granted: the person declined.")
+            && note.contains("`cmpx policy grant dom:write --tool <browser tool>`"),
+        "{other}"
+    );
+    assert_eq!(summary["otherQuestions"].as_array().map(Vec::len), Some(1));
+}
+
+#[test]
+fn a_capability_request_asks_the_person_once_in_the_handshake_era() {
+    request_capabilities("http", "legacy");
+}
+
+#[test]
+fn a_capability_request_asks_the_person_once_in_2026_07_28() {
+    request_capabilities("ws", "auto");
+}
+
+/// A BTCP agent joins a session under /btcp/a/KEY/ with its owner key (join.mjs): it lists
+/// and calls the session's tools under the policy, cannot register, hears of changes; no key,
+/// another session's key or the session id as key are refused.
+#[test]
+fn a_btcp_agent_joins_with_the_owner_key_and_nothing_else() {
+    let Some(dist) = btcp_client() else {
+        eprintln!("note: node or the BTCP client is missing; skipping");
+        return;
+    };
+    let server = Server::start();
+    let (a, key_a) = ("join-a-0123456789abcdef", "owner-a-5f4e3d2c1b0a9f8e");
+    let (b, key_b) = ("join-b-0123456789abcdef", "owner-b-0a1b2c3d4e5f6a7b");
+    let mut first = browser(
+        &dist,
+        &format!("{}/btcp/k/{key_a}", server.url),
+        a,
+        "tools",
+        "http",
+    );
+    let mut second = browser(
+        &dist,
+        &format!("{}/btcp/k/{key_b}", server.url),
+        b,
+        "none",
+        "ws",
+    );
+    let out = Command::new("node")
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/btcp/join.mjs"))
+        .arg(&dist)
+        .args([server.url.as_str(), a, key_a, b, key_b, common::bin()])
+        .env("CMP_HOME", server.home.path())
+        .env("HOME", server.home.path())
+        .output()
+        .unwrap();
+    for child in [&mut first, &mut second] {
+        drop(child.stdin.take());
+        let _ = child.wait();
+    }
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let seen: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(
+        seen,
+        serde_json::json!({
+            "browserPath": 400,
+            "wrongKey": 403,
+            "otherKey": 403,
+            "idAsKey": 403,
+            "welcome": {"message": "Connected to cmpx (BTCP agent)", "sessionId": null},
+            "joined": ["greet", "paint"],
+            "list": ["greet", "paint"],
+            "greet": "Hello, agent!",
+            "paintRefused": true,
+            "register": -32600,
+            "stillTwo": ["greet", "paint"],
+            "paint": "painted the page red",
+            "updated": ["greet"],
+            "wsWelcome": a,
+            "wsList": ["greet"],
+            "wsGreet": "Hello, socket!",
+            "wsJoinOther": -32001,
+            "strangerWelcome": null,
+            "strangerList": -32001,
+        })
+    );
 }
 
 #[test]
@@ -317,7 +451,7 @@ fn websocket_sessions_are_bounded_and_closed_at_shutdown() {
             "garbage": -32700,
             "second": 409,
             "agent": 400,
-            "tooLarge": 1006,
+            "tooLarge": "dropped",
         })
     );
     assert_eq!(lines.next().unwrap().unwrap(), "waiting");
@@ -373,9 +507,11 @@ fn bridge(era: &str) {
         serde_json::json!({
             "tools": cmpx::catalogue::all().len() + 4,
             "greet": "Hello, cmpx!",
-            "askedBeforePaint": 0,
-            "paint": "painted the page red",
+            "askedBeforeRequest": 0,
+            "request": {"granted": ["dom:read", "dom:write"], "denied": [], "pending": []},
             "question": true,
+            "paint": "painted the page red",
+            "askedAtPaint": 0,
             "listChanged": true,
             "paintAfterChange": false,
             "denied": true,

@@ -48,7 +48,7 @@ pub enum From<'a> {
 }
 
 /// Owner keys are secrets: compared in constant time.
-fn same_secret(given: &[u8], expected: &[u8]) -> bool {
+pub fn same_secret(given: &[u8], expected: &[u8]) -> bool {
     let mut diff = given.len() ^ expected.len();
     for (i, &e) in expected.iter().enumerate() {
         diff |= usize::from(given.get(i).copied().unwrap_or(0) ^ e);
@@ -81,6 +81,9 @@ struct Session {
     declared: HashMap<String, Vec<String>>,
     /// Capabilities the person granted for this session only (through an agent's request).
     grants: Vec<String>,
+    /// Where the last owner connected from: grants hold for a browser that comes back from
+    /// there, and are dropped when anyone else takes the session over.
+    last: Option<Binding>,
     pending: HashMap<String, std::sync::mpsc::Sender<Value>>,
     changes: tokio::sync::broadcast::Sender<()>,
 }
@@ -88,6 +91,9 @@ struct Session {
 #[derive(Default)]
 pub struct Hub {
     sessions: Mutex<HashMap<String, Session>>,
+    /// Agents' event streams waiting for their `session/join`: by the name the agent gave its
+    /// stream, the key it connected under and where its frames go.
+    waiting: Mutex<HashMap<String, (String, tokio::sync::mpsc::UnboundedSender<Frame>)>>,
     next: AtomicU64,
     /// Set at shutdown: owners are let go and no new one connects.
     closed: std::sync::atomic::AtomicBool,
@@ -160,6 +166,7 @@ impl Hub {
             tools: Vec::new(),
             declared: HashMap::new(),
             grants: Vec::new(),
+            last: None,
             pending: HashMap::new(),
             changes: tokio::sync::broadcast::channel(16).0,
         });
@@ -170,6 +177,10 @@ impl Hub {
         {
             return Err(Refusal::Taken);
         }
+        if session.last.as_ref() != Some(&origin) {
+            session.grants.clear();
+        }
+        session.last = Some(origin.clone());
         session.owner = Some(Owner {
             connection,
             events: tx,
@@ -194,6 +205,48 @@ impl Hub {
         if !s.tools.is_empty() {
             s.tools.clear();
             let _ = s.changes.send(());
+        }
+    }
+
+    /// Whether `key` is the owner key of session `id` (the key its browser opened it under,
+    /// also while that browser is briefly away): what an agent presents to join it.
+    pub fn admits(&self, id: &str, key: &str) -> bool {
+        self.lock()
+            .get(id)
+            .and_then(|s| s.last.as_ref())
+            .and_then(|b| b.key.as_deref())
+            .is_some_and(|k| same_secret(key.as_bytes(), k.as_bytes()))
+    }
+
+    /// An agent's event stream named `name` waits for its join; false when a live one has
+    /// that name.
+    pub fn wait(
+        &self,
+        name: &str,
+        key: &str,
+        events: tokio::sync::mpsc::UnboundedSender<Frame>,
+    ) -> bool {
+        let mut map = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
+        map.retain(|_, (_, tx)| !tx.is_closed());
+        if map.contains_key(name) {
+            return false;
+        }
+        map.insert(name.to_string(), (key.to_string(), events));
+        true
+    }
+
+    /// The waiting stream `name` opened under `key`, taken for its join.
+    pub fn joining(
+        &self,
+        name: &str,
+        key: &str,
+    ) -> Option<tokio::sync::mpsc::UnboundedSender<Frame>> {
+        let mut map = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
+        match map.get(name) {
+            Some((k, _)) if same_secret(key.as_bytes(), k.as_bytes()) => {
+                map.remove(name).map(|(_, tx)| tx)
+            }
+            _ => None,
         }
     }
 
@@ -507,6 +560,11 @@ mod tests {
         let (id, _, _rx) = hub
             .connect(Some("keyed-0123456789ab"), keyed, false)
             .unwrap();
+        // The owner key is what admits an agent; the session id or another key is not.
+        assert!(hub.admits(&id, "k-0123456789abcdef"));
+        assert!(!hub.admits(&id, "k-0123456789abcdeX"));
+        assert!(!hub.admits(&id, &id));
+        assert!(!hub.admits("socket-0123456789a", "k-0123456789abcdef"));
         let elsewhere = at("10.0.0.9", None, Some("k-0123456789abcdef"));
         assert!(hub.message(&id, &ping, From::Post(&elsewhere)).is_ok());
         assert_eq!(
@@ -560,6 +618,31 @@ mod tests {
         hub.disconnect(&id, conn);
         assert!(changes.try_recv().is_ok());
         assert_eq!(hub.tools(&id).unwrap().len(), 0);
+    }
+
+    #[test]
+    fn grants_stay_with_their_session_and_its_browser() {
+        let hub = Hub::default();
+        let page = at("127.0.0.1", Some("http://localhost:3000"), None);
+        let (a, conn, _rx) = hub
+            .connect(Some("session-a-0123456789"), page.clone(), false)
+            .unwrap();
+        let (b, _, _rx2) = hub
+            .connect(Some("session-b-0123456789"), page.clone(), false)
+            .unwrap();
+        hub.grant(&a, "dom:write");
+        hub.grant(&a, "dom:write");
+        assert_eq!(hub.grants(&a), vec!["dom:write".to_string()]);
+        assert_eq!(hub.grants(&b), Vec::<String>::new());
+        // The same page comes back: its grants hold.
+        hub.disconnect(&a, conn);
+        let (_, conn, _rx) = hub.connect(Some(&a), page, false).unwrap();
+        assert_eq!(hub.grants(&a), vec!["dom:write".to_string()]);
+        // Someone else takes the session over after the page left: they start with none.
+        hub.disconnect(&a, conn);
+        let other = at("127.0.0.1", Some("http://localhost:4000"), None);
+        hub.connect(Some(&a), other, false).unwrap();
+        assert_eq!(hub.grants(&a), Vec::<String>::new());
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! cmpx as a BTCP server: browser clients open sessions and register tools ([`hub`]); an MCP
 //! engine linked to one session ([`Link`]) lists those tools beside the catalogue and calls
-//! them through the browser, after the capability policy and consent rules.
+//! them through the browser, after the capability policy and consent rules; BTCP agents
+//! that joined a session with its owner key list and call them the same way ([`agent`]).
 
+pub mod agent;
 pub mod hub;
 pub mod remote;
 
@@ -64,7 +66,7 @@ impl Link {
         out.push(json!({
             "name": REQUEST_CAPABILITIES,
             "title": "Request BTCP capabilities",
-            "description": "Ask for capabilities the browser tools of this BTCP session need (e.g. dom:write). Answers which are granted, denied, or pending the person's decision (they grant with `cmpx policy grant <capability>`, or accept when asked at a call).",
+            "description": "Ask the person for capabilities the browser tools of this BTCP session need (e.g. dom:write); accepted, they are granted to this session until it ends. Answers which are granted, denied (by the person's policy; never asked), or still pending.",
             "inputSchema": {
                 "type": "object",
                 "properties": { "capabilities": { "type": "array", "items": { "type": "string" } } },
@@ -158,30 +160,72 @@ impl Link {
         }
     }
 
-    /// `__btcp_request_capabilities`: each capability's standing for this session.
-    pub fn request_capabilities(&self, arguments: &Value) -> Value {
-        let asked: Vec<String> = arguments
+    /// The capabilities a `__btcp_request_capabilities` call names.
+    pub fn requested(arguments: &Value) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for c in arguments
             .get("capabilities")
             .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_string)
-                    .collect()
-            })
-            .unwrap_or_default();
-        let (mut granted, mut denied, mut pending) = (Vec::new(), Vec::new(), Vec::new());
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+        {
+            if !out.iter().any(|o| o == c) {
+                out.push(c.to_string());
+            }
+        }
+        out
+    }
+
+    /// Each capability's standing for this session: granted, denied, pending the person.
+    pub fn standing(&self, asked: &[String]) -> Standing {
+        let mut s = Standing::default();
         for c in asked {
             let tool = json!({ "capabilities": [c] });
             match self.gate("*", &tool) {
-                Gate::Run => granted.push(c),
-                Gate::Refuse(_) => denied.push(c),
-                Gate::Ask(_) => pending.push(c),
+                Gate::Run => s.granted.push(c.clone()),
+                Gate::Refuse(_) => s.denied.push(c.clone()),
+                Gate::Ask(_) => s.pending.push(c.clone()),
             }
         }
-        let body = json!({ "granted": granted, "denied": denied, "pending": pending });
+        s
+    }
+
+    /// Grants `capabilities` to this session alone, until it ends (the person accepted).
+    pub fn grant(&self, capabilities: &[String]) {
+        for c in capabilities {
+            self.hub.grant(&self.session, c);
+        }
+    }
+}
+
+/// The answer of `__btcp_request_capabilities`.
+#[derive(Default)]
+pub struct Standing {
+    pub granted: Vec<String>,
+    pub denied: Vec<String>,
+    pub pending: Vec<String>,
+}
+
+impl Standing {
+    /// As an MCP CallToolResult; `note` says why something stayed pending and how to grant it.
+    pub fn result(&self, note: Option<&str>) -> Value {
+        let mut body =
+            json!({ "granted": self.granted, "denied": self.denied, "pending": self.pending });
+        if let Some(n) = note {
+            body["message"] = json!(n);
+        }
         json!({ "content": [{ "type": "text", "text": body.to_string() }], "structuredContent": body, "isError": false })
     }
+}
+
+/// Why capabilities stayed pending, and what the person can do about it.
+pub fn pending_note(pending: &[String], why: &str) -> String {
+    let first = pending.first().map_or("CAPABILITY", String::as_str);
+    format!(
+        "{} not granted: {why}. The person can grant it for good with `cmpx policy grant {first} --tool <browser tool>` (or without --tool for every tool), or accept when a call asks.",
+        pending.join(", ")
+    )
 }
 
 fn text_result(text: &str, error: bool) -> Value {

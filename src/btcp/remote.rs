@@ -64,15 +64,26 @@ impl Remote {
     }
 
     /// One 2026-07-28 request to the server's `/mcp`; its JSON-RPC result or why not.
-    fn request(
+    fn request(&self, method: &str, params: Value, name: Option<&str>) -> Result<Value, String> {
+        self.send(method, params, name, true)
+    }
+
+    /// `elicit`: whether the server may answer with a consent question.
+    fn send(
         &self,
         method: &str,
         mut params: Value,
         name: Option<&str>,
+        elicit: bool,
     ) -> Result<Value, String> {
+        let capabilities = if elicit {
+            json!({ "elicitation": { "form": {} } })
+        } else {
+            json!({})
+        };
         params["_meta"] = json!({
             "io.modelcontextprotocol/protocolVersion": MODERN,
-            "io.modelcontextprotocol/clientCapabilities": { "elicitation": { "form": {} } },
+            "io.modelcontextprotocol/clientCapabilities": capabilities,
         });
         let body = json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params });
         let mut req = self
@@ -233,6 +244,47 @@ impl Remote {
         }
     }
 
+    /// The server's answer to `__btcp_request_capabilities` without a question (a client
+    /// that cannot ask), its note saying `why` the pending ones stayed pending.
+    pub fn standing(&self, arguments: &Value, why: &str) -> Value {
+        match self.quiet(arguments) {
+            Ok(mut r) => {
+                let pending = pending_of(&r);
+                let mut body = r.get("structuredContent").cloned().unwrap_or(json!({}));
+                if !pending.is_empty() {
+                    body["message"] = json!(super::pending_note(&pending, why));
+                }
+                r["structuredContent"] = body.clone();
+                r["content"] = json!([{ "type": "text", "text": body.to_string() }]);
+                if let Some(o) = r.as_object_mut() {
+                    o.remove("resultType");
+                    o.remove("_meta");
+                }
+                r
+            }
+            Err(why) => json!({ "content": [{ "type": "text", "text": why }], "isError": true }),
+        }
+    }
+
+    /// The capabilities of a `__btcp_request_capabilities` call that the server leaves to
+    /// the person: what the question here is about.
+    pub fn pending(&self, arguments: &Value) -> Vec<String> {
+        self.quiet(arguments)
+            .map(|r| pending_of(&r))
+            .unwrap_or_default()
+    }
+
+    /// `__btcp_request_capabilities` as a client that cannot ask: the server's standing.
+    fn quiet(&self, arguments: &Value) -> Result<Value, String> {
+        let params = json!({ "name": super::REQUEST_CAPABILITIES, "arguments": arguments });
+        self.send(
+            "tools/call",
+            params,
+            Some(super::REQUEST_CAPABILITIES),
+            false,
+        )
+    }
+
     /// Follows the server's list changes for the rest of the process, calling `changed` for
     /// each; reconnects every few seconds while the server or the session is away.
     pub fn watch(self: std::sync::Arc<Self>, changed: impl Fn() + Send + 'static) {
@@ -314,4 +366,18 @@ impl Remote {
         }
         Err("the change stream ended (the browser left or the server stopped)".into())
     }
+}
+
+/// The `pending` list of a `__btcp_request_capabilities` result.
+fn pending_of(result: &Value) -> Vec<String> {
+    result
+        .pointer("/structuredContent/pending")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
 }

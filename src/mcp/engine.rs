@@ -613,7 +613,7 @@ impl Call<'_> {
             return self.remote_tool(remote, name, args);
         }
         if name == crate::btcp::REQUEST_CAPABILITIES {
-            return Some(link.request_capabilities(&Value::Object(args.clone())));
+            return self.request_capabilities(link, args);
         }
         let Some(tool) = link.tool(name) else {
             return Some(call_result(&ToolResult::from(ToolError::invalid(format!(
@@ -632,7 +632,8 @@ impl Call<'_> {
                     Value::Object(args.clone())
                 );
                 match self.ask(name, &what, false)? {
-                    Gate::Run => {}
+                    // Accepted once, the capabilities hold for the rest of this BTCP session.
+                    Gate::Run => link.grant(&caps),
                     Gate::Answer(v) => return Some(v),
                 }
             }
@@ -640,6 +641,56 @@ impl Call<'_> {
         }
         let poll = self.poller();
         link.call(name, &Value::Object(args.clone()), &poll)
+    }
+
+    /// `__btcp_request_capabilities`: the pending ones are put to the person (denied ones
+    /// never); accepted, they are granted to this BTCP session alone.
+    fn request_capabilities(
+        &self,
+        link: &crate::btcp::Link,
+        args: &Map<String, Value>,
+    ) -> Option<Value> {
+        let asked = crate::btcp::Link::requested(&Value::Object(args.clone()));
+        if let Some(bad) = asked
+            .iter()
+            .find(|c| !crate::policy::capability::well_formed(c))
+        {
+            return Some(call_result(&ToolResult::from(ToolError::invalid(format!(
+                "'{}' is not a capability name: give names like dom:write or storage:local:read (category:action or category:resource:action, lowercase)",
+                crate::text::preview(bad, 60)
+            )))));
+        }
+        if asked.is_empty() {
+            return Some(call_result(&ToolResult::from(ToolError::invalid(
+                "give the capabilities to request as {\"capabilities\": [\"dom:write\", …]}",
+            ))));
+        }
+        let mut standing = link.standing(&asked);
+        if standing.pending.is_empty() {
+            return Some(standing.result(None));
+        }
+        let pending = std::mem::take(&mut standing.pending);
+        if !self.engine.opts.allow_destructive {
+            let what = format!(
+                "grant {} to the browser tools of BTCP session {} until it ends",
+                pending.join(", "),
+                link.session
+            );
+            match self.ask(crate::btcp::REQUEST_CAPABILITIES, &what, false)? {
+                Gate::Run => {}
+                Gate::Answer(v) if v.get("resultType") == Some(&json!("input_required")) => {
+                    return Some(v);
+                }
+                Gate::Answer(v) => {
+                    standing.pending = pending;
+                    let note = crate::btcp::pending_note(&standing.pending, &unaccepted(&v));
+                    return Some(standing.result(Some(&note)));
+                }
+            }
+        }
+        link.grant(&pending);
+        standing.granted.extend(pending);
+        Some(standing.result(None))
     }
 
     /// A browser tool of a session on another `cmpx serve` (`cmpx mcp --btcp-server`): that
@@ -658,11 +709,25 @@ impl Call<'_> {
             Outcome::Ask { state, .. } => state,
         };
         if !self.engine.opts.allow_destructive {
-            let what = format!(
-                "browser tool {name} (needs {}) with {arguments}",
-                remote.capabilities(name).join(", ")
-            );
+            let what = if name == crate::btcp::REQUEST_CAPABILITIES {
+                // What the server leaves to the person: neither granted nor denied there.
+                format!(
+                    "grant {} to the browser tools of BTCP session {} until it ends",
+                    remote.pending(&arguments).join(", "),
+                    remote.session
+                )
+            } else {
+                format!(
+                    "browser tool {name} (needs {}) with {arguments}",
+                    remote.capabilities(name).join(", ")
+                )
+            };
             if let Gate::Answer(v) = self.ask(name, &what, false)? {
+                let question = v.get("resultType") == Some(&json!("input_required"));
+                if name == crate::btcp::REQUEST_CAPABILITIES && !question {
+                    // Not accepted: the server's standing, with why it stayed pending here.
+                    return Some(remote.standing(&arguments, &unaccepted(&v)));
+                }
                 return Some(v);
             }
         }
@@ -789,6 +854,21 @@ impl Call<'_> {
 enum Gate {
     Run,
     Answer(Value),
+}
+
+/// Why a consent question's answer (a refusal or a decline) did not let anything run.
+fn unaccepted(answer: &Value) -> String {
+    let text = answer
+        .pointer("/content/0/text")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    if text.contains("\"declined\":true") {
+        "the person declined".into()
+    } else if text.contains("cannot ask the person") {
+        "this client cannot ask the person (it declares no form elicitation)".into()
+    } else {
+        "nobody accepted the question".into()
+    }
 }
 
 /// A JSON-RPC error to send.

@@ -20,14 +20,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// Comments on an idle stream (pings on a socket), so proxies and clients keep it open.
-const KEEP_ALIVE: Duration = Duration::from_secs(25);
+pub(super) const KEEP_ALIVE: Duration = Duration::from_secs(25);
 /// A socket whose browser sent nothing (not even a pong) this long is closed; the reference
 /// client pings every 30 s and browsers answer pings.
 const SOCKET_IDLE: Duration = Duration::from_secs(90);
 /// The largest WebSocket message taken (a tool's answer may carry an image).
 const SOCKET_MAX: usize = 16 << 20;
 
-fn plain(status: StatusCode, text: &str) -> Response {
+pub(super) fn plain(status: StatusCode, text: &str) -> Response {
     (
         status,
         [(
@@ -95,7 +95,7 @@ fn open(
     if query.get("clientType").is_some_and(|t| t != "browser") {
         return Err(Box::new(plain(
             StatusCode::BAD_REQUEST,
-            "only browser clients connect to /btcp; agents reach a session's tools through MCP at /mcp with the BTCP-Session header",
+            "only browser clients connect here; a BTCP agent joins a session under /btcp/a/KEY/ (KEY: the session's owner key or the server's token), an MCP agent through /mcp with the BTCP-Session header",
         )));
     }
     let wanted = query

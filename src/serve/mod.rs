@@ -5,6 +5,7 @@
 mod access_log;
 mod body;
 mod btcp;
+mod btcp_agent;
 mod config;
 mod documents;
 mod guard;

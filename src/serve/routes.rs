@@ -3,7 +3,7 @@
 
 use super::config::Config;
 use super::rate::Limiter;
-use super::{access_log, btcp, documents, guard, mcp, pages, tools};
+use super::{access_log, btcp, btcp_agent, documents, guard, mcp, pages, tools};
 use axum::Router;
 use axum::http::{HeaderName, HeaderValue, Method, header};
 use axum::routing::get;
@@ -163,6 +163,12 @@ pub fn router(state: Arc<State>) -> Router {
         .route("/btcp/k/{key}/events", get(btcp::events))
         .route("/btcp/k/{key}/message", axum::routing::post(btcp::message))
         .route("/btcp/k/{key}/ws", get(btcp::socket))
+        .route("/btcp/a/{key}/events", get(btcp_agent::events))
+        .route(
+            "/btcp/a/{key}/message",
+            axum::routing::post(btcp_agent::message),
+        )
+        .route("/btcp/a/{key}/ws", get(btcp_agent::socket))
         .route(
             "/.well-known/ctp-manifest.json",
             get(documents::ctp_manifest),

@@ -1,12 +1,16 @@
 """An MCP agent for tests/btcp.rs: the official MCP Python SDK against `cmpx serve`'s /mcp,
 with the BTCP-Session header naming a browser's session.
 
-usage: agent.py <server URL> <session with tools> <session without> <cmpx binary>
-Lists the tools of the first session (catalogue + browser), calls greet, finds paint refused,
+usage: agent.py <server URL> <session with tools> <session without> <cmpx binary> [consent legacy|auto]
+Without `consent`: lists the tools of the first session (catalogue + browser), calls greet, finds paint refused,
 grants dom:write with `cmpx policy grant`, calls paint, sees the list change when the browser
 registers again (it does after painting), checks that a POST claiming the session without
-being its browser is refused, then checks the second session sees neither browser tool. Prints one JSON
-summary; exits non-zero with the reason on any failure."""
+being its browser is refused, then checks the second session sees neither browser tool.
+With `consent` (in that era of the SDK): with storage:local:write denied by `cmpx policy deny`,
+asks for dom:read, dom:write and storage:local:write through `__btcp_request_capabilities`
+and accepts the one question; calls paint (dom:write) without a new question; then, in the
+second session, asks for dom:write again and declines. Prints one JSON summary; exits non-zero
+with the reason on any failure."""
 
 import asyncio
 import json
@@ -18,11 +22,14 @@ from mcp import Client
 from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
 
 URL, WITH, WITHOUT, CMPX = sys.argv[1:5]
+MODE = sys.argv[5] if len(sys.argv) > 5 else "basic"
+ERA = sys.argv[6] if len(sys.argv) > 6 else "legacy"
 
 
-def client(session, handler=None):
+def client(session, handler=None, elicit=None):
     http = create_mcp_http_client(headers={"BTCP-Session": session})
-    return Client(streamable_http_client(URL + "/mcp", http_client=http), mode="legacy", message_handler=handler)
+    return Client(streamable_http_client(URL + "/mcp", http_client=http), mode=ERA, message_handler=handler,
+                  elicitation_callback=elicit)
 
 
 async def names(c):
@@ -100,4 +107,38 @@ async def main():
     print(json.dumps(summary))
 
 
-asyncio.run(main())
+def answering(action, questions):
+    """An elicitation callback that records each question and answers `action`."""
+    async def elicit(context, params):
+        import mcp_types as types
+        questions.append(params.message)
+        return types.ElicitResult(action=action, content={"confirm": True} if action == "accept" else None)
+    return elicit
+
+
+async def consent():
+    subprocess.run([CMPX, "policy", "deny", "storage:local:write"], check=True, capture_output=True)
+    summary, asked = {}, []
+    async with client(WITH, elicit=answering("accept", asked)) as c:
+        r = await c.call_tool("__btcp_request_capabilities",
+                              {"capabilities": ["dom:read", "dom:write", "storage:local:write"]})
+        summary["request"] = json.loads(text(r))
+        summary["questions"] = list(asked)
+        painted = await c.call_tool("paint", {"color": "red"})
+        if is_error(painted):
+            sys.exit(f"FAILED: paint after the grant answered {text(painted)}")
+        summary["paint"] = text(painted)
+        summary["questionsAfterPaint"] = len(asked)
+        bad = await c.call_tool("__btcp_request_capabilities", {"capabilities": ["DOM WRITE"]})
+        summary["malformed"] = is_error(bad) and "not a capability name" in text(bad) and len(asked) == 1
+    other_asked = []
+    async with client(WITHOUT, elicit=answering("decline", other_asked)) as other:
+        listed = await names(other)
+        summary["otherSees"] = [n for n in ("greet", "paint") if n in listed]
+        r = await other.call_tool("__btcp_request_capabilities", {"capabilities": ["dom:write", "storage:local:write"]})
+        summary["other"] = json.loads(text(r))
+        summary["otherQuestions"] = list(other_asked)
+    print(json.dumps(summary))
+
+
+asyncio.run(consent() if MODE == "consent" else main())

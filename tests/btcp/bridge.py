@@ -3,9 +3,10 @@
 that session on `cmpx serve` at URL.
 
 usage: bridge.py <cmpx binary> <CMP_HOME> <server URL> <session> <auto|legacy>
-Lists the browser tools beside the catalogue, calls greet, calls paint (dom:write: the server
-asks, the question reaches this client as an elicitation, accepted), sees the list change when
-the browser registers again, then has dom:read denied with `cmpx policy deny` and finds greet
+Lists the browser tools beside the catalogue, calls greet, asks for dom:write through
+`__btcp_request_capabilities` (the server needs the person; the bridge asks this client one
+question, accepted, and the server grants it to the session), calls paint (dom:write) without
+a new question, sees the list change when the browser registers again, then has dom:read denied with `cmpx policy deny` and finds greet
 refused without a question. Prints one JSON summary; exits non-zero with the reason otherwise."""
 
 import asyncio
@@ -67,12 +68,16 @@ async def main():
         if is_error(greeted):
             sys.exit(f"FAILED: greet answered {greeted}")
         summary["greet"] = text(greeted)
-        summary["askedBeforePaint"] = len(ASKED)
+        summary["askedBeforeRequest"] = len(ASKED)
+        granted = await c.call_tool("__btcp_request_capabilities", {"capabilities": ["dom:read", "dom:write"]})
+        summary["request"] = json.loads(text(granted))
+        summary["question"] = ASKED == [
+            f"cmpx will run: grant dom:write to the browser tools of BTCP session {SESSION} until it ends. Proceed?"]
         painted = await c.call_tool("paint", {"color": "red"})
         if is_error(painted):
             sys.exit(f"FAILED: paint answered {painted}")
         summary["paint"] = text(painted)
-        summary["question"] = "paint" in "".join(ASKED) and "dom:write" in "".join(ASKED)
+        summary["askedAtPaint"] = len(ASKED) - 1
         await asyncio.wait_for(changed.wait(), 15)
         summary["listChanged"] = True
         summary["paintAfterChange"] = "paint" in await names(c)
