@@ -13,5 +13,6 @@ pub mod run;
 pub mod save;
 pub mod saved;
 pub mod schema;
+pub mod stream;
 
 pub use recipe::{Recipe, Step};
