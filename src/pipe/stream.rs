@@ -94,8 +94,22 @@ fn fail(index: usize, error: ToolError) -> io::Error {
     io::Error::other(StepFailure { index, error })
 }
 
-fn is_step_failure(e: &io::Error) -> bool {
-    e.get_ref().is_some_and(|inner| inner.is::<StepFailure>())
+/// The input file's own read error, kept apart so no decoder mistakes it for bad data.
+#[derive(Debug)]
+struct InputFailure(io::Error);
+
+impl std::fmt::Display for InputFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for InputFailure {}
+
+/// Whether `e` is a step's failure or the input's, rather than a decoder's complaint.
+fn is_ours(e: &io::Error) -> bool {
+    e.get_ref()
+        .is_some_and(|inner| inner.is::<StepFailure>() || inner.is::<InputFailure>())
 }
 
 /// Counts the bytes read through it; the source one also enforces the recipe's time limit.
@@ -116,7 +130,14 @@ impl<R: Read> Read for Counting<R> {
                 ),
             ));
         }
-        let n = self.inner.read(buf)?;
+        let n = self.inner.read(buf).map_err(|e| {
+            // Only the source has a deadline; the stages' errors pass through as they are.
+            if self.deadline.is_some() && !is_ours(&e) {
+                io::Error::other(InputFailure(e))
+            } else {
+                e
+            }
+        })?;
         self.count.set(self.count.get() + n as u64);
         Ok(n)
     }
@@ -174,7 +195,7 @@ struct Inflate {
 impl Read for Inflate {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         self.inner.read(buf).map_err(|e| {
-            if is_step_failure(&e) {
+            if is_ours(&e) {
                 e
             } else {
                 let message = format!("input is not valid {} data: {e}", self.format);
@@ -195,7 +216,7 @@ pub fn run(
 ) -> ToolResult {
     let started = Instant::now();
     let input_size = std::fs::metadata(input).map_or(0, |m| m.len());
-    let outcome = stream(plan, chain, input, output, started + timeout);
+    let outcome = stream(chain, input, output, started + timeout);
     let ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
     let outcome = match outcome {
         Ok(done) => done,
@@ -282,43 +303,130 @@ struct Streamed {
     failure: Option<StepFailure>,
 }
 
+impl Streamed {
+    /// A run that stopped at step `index` (0-based) with `counts` bytes through each step.
+    fn failed(counts: Vec<u64>, index: usize, error: ToolError) -> Self {
+        Streamed {
+            counts,
+            file: Value::Null,
+            utf8: false,
+            failure: Some(StepFailure { index, error }),
+        }
+    }
+}
+
 /// Builds the reader stack and copies it into the new file. `Err` is a failure not of a step
-/// (the output file cannot be written); a step's failure is `Streamed::failure`.
+/// (the input cannot be read); a step's failure, writing the file included (the last step's
+/// job on the ordinary path), is `Streamed::failure`.
 fn stream(
-    plan: &Plan,
     chain: &[Transform],
     input: &Path,
     output: &Path,
     deadline: Instant,
 ) -> Result<Streamed, ToolError> {
+    let last = chain.len() - 1;
+    let nothing = || vec![0; chain.len() + 1];
     let read_error = |e: io::Error| {
         ToolError::invalid(format!(
             "cannot read the input file {}: {e}",
             input.display()
         ))
     };
+    // An existing file is refused before the input is read, not after a long run; the
+    // rename at the end refuses one that appears meanwhile.
+    if let Err(e) = super::new_file::refuse_existing(output) {
+        return Ok(Streamed::failed(nothing(), last, e));
+    }
     // The tool picks the alphabet from the whole input (standard first); a first Base64
     // step does the same over the file before anything is written.
     let url_safe = match chain.first() {
-        Some(Transform::Base64Decode) => {
-            match b64::decode_detecting(&Chunks::file(input), || (), |_, _| {}) {
-                Ok((url_safe, ())) => url_safe,
-                Err(Stop::Tool(e)) => {
-                    let counts = vec![0; chain.len() + 1];
-                    return Ok(Streamed {
-                        counts,
-                        file: Value::Null,
-                        utf8: false,
-                        failure: Some(StepFailure { index: 0, error: e }),
-                    });
-                }
-                Err(Stop::Io(e)) => return Err(read_error(e)),
-            }
-        }
+        Some(Transform::Base64Decode) => match detect_alphabet(input) {
+            Ok(url_safe) => url_safe,
+            Err(Stop::Tool(e)) => return Ok(Streamed::failed(nothing(), 0, e)),
+            Err(Stop::Io(e)) => return Err(read_error(e)),
+        },
         _ => false,
     };
     let file = std::fs::File::open(input).map_err(read_error)?;
     let counts: Vec<Rc<Cell<u64>>> = (0..=chain.len()).map(|_| Rc::default()).collect();
+    let mut reader = stack(chain, file, &counts, url_safe, deadline);
+    let cap = crate::limits::max_stream_output();
+    let mut failure = None;
+    let mut unreadable = None;
+    let mut utf8 = Utf8Check::default();
+    let mut hasher = <sha2::Sha256 as sha2::Digest>::new();
+    let written = super::new_file::write(output, |file| {
+        let mut out = io::BufWriter::with_capacity(PIECE, file);
+        let mut piece = vec![0; PIECE];
+        let mut total: u64 = 0;
+        loop {
+            let n = match reader.read(&mut piece) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    let inner = e.into_inner();
+                    match inner.map(|b| b.downcast::<StepFailure>()) {
+                        Some(Ok(f)) => failure = Some(*f),
+                        Some(Err(other)) => {
+                            let e = other
+                                .downcast::<InputFailure>()
+                                .map_or_else(|o| io::Error::other(o.to_string()), |f| f.0);
+                            unreadable = Some(e);
+                        }
+                        None => unreadable = Some(io::Error::other("the input could not be read")),
+                    }
+                    return Err(io::Error::other("the stream stopped"));
+                }
+            };
+            total += n as u64;
+            if total > cap {
+                let packed = counts[last].get();
+                failure = Some(StepFailure {
+                    index: last,
+                    error: too_large(cap, packed),
+                });
+                return Err(io::Error::other("the output limit was reached"));
+            }
+            sha2::Digest::update(&mut hasher, &piece[..n]);
+            utf8.push(&piece[..n]);
+            out.write_all(&piece[..n])?;
+        }
+        out.flush()
+    });
+    let counts: Vec<u64> = counts.iter().map(|c| c.get()).collect();
+    if let Some(e) = unreadable {
+        return Err(read_error(e));
+    }
+    if let Some(f) = failure {
+        return Ok(Streamed::failed(counts, f.index, f.error));
+    }
+    if let Err(e) = written {
+        return Ok(Streamed::failed(counts, last, e));
+    }
+    let bytes = counts[chain.len()];
+    let sha = hex::encode(sha2::Digest::finalize(hasher));
+    Ok(Streamed {
+        file: crate::exec::output_file_record(output, bytes, &sha),
+        utf8: utf8.finish(),
+        counts,
+        failure: None,
+    })
+}
+
+/// The alphabet the Base64 tool would pick for the file (`true`: URL-safe).
+fn detect_alphabet(input: &Path) -> Result<bool, Stop> {
+    b64::decode_detecting(&Chunks::file(input), || (), |_, _| {}).map(|(url_safe, ())| url_safe)
+}
+
+/// The input file under one reader per step, each counting the bytes it hands on.
+fn stack(
+    chain: &[Transform],
+    file: std::fs::File,
+    counts: &[Rc<Cell<u64>>],
+    url_safe: bool,
+    deadline: Instant,
+) -> Box<dyn Read> {
     let mut reader: Box<dyn Read> = Box::new(Counting {
         inner: file,
         count: counts[0].clone(),
@@ -326,8 +434,7 @@ fn stream(
     });
     for (i, t) in chain.iter().enumerate() {
         let stage: Box<dyn Read> = match *t {
-            // Only a first step's alphabet is known; a later one has never streamed (the
-            // plan check keeps Base64 decode first).
+            // `transforms` keeps Base64 decode first, where its alphabet is known.
             Transform::Base64Decode => Box::new(Base64Read {
                 inner: reader,
                 index: i,
@@ -355,60 +462,16 @@ fn stream(
             deadline: None,
         });
     }
-    let mut failure = None;
-    let mut utf8 = Utf8Check::default();
-    let mut hasher = <sha2::Sha256 as sha2::Digest>::new();
-    let written = crate::exec::write_new_file(output, |file| {
-        let mut out = io::BufWriter::with_capacity(PIECE, file);
-        let mut piece = vec![0; PIECE];
-        loop {
-            let n = match reader.read(&mut piece) {
-                Ok(0) => break,
-                Ok(n) => n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => {
-                    if is_step_failure(&e) {
-                        failure = e
-                            .into_inner()
-                            .and_then(|b| b.downcast::<StepFailure>().ok());
-                        return Err(io::Error::other("a step failed"));
-                    }
-                    return Err(e);
-                }
-            };
-            sha2::Digest::update(&mut hasher, &piece[..n]);
-            utf8.push(&piece[..n]);
-            out.write_all(&piece[..n])?;
-        }
-        out.flush()
-    });
-    let counts: Vec<u64> = counts.iter().map(|c| c.get()).collect();
-    if let Some(f) = failure {
-        return Ok(Streamed {
-            counts,
-            file: Value::Null,
-            utf8: false,
-            failure: Some(*f),
-        });
-    }
-    if let Err(e) = written {
-        // Writing is the last step's job on the ordinary path, so its failure names it.
-        let index = plan.steps.len() - 1;
-        return Ok(Streamed {
-            counts,
-            file: Value::Null,
-            utf8: false,
-            failure: Some(StepFailure { index, error: e }),
-        });
-    }
-    let bytes = counts[chain.len()];
-    let sha = hex::encode(sha2::Digest::finalize(hasher));
-    Ok(Streamed {
-        file: crate::exec::output_file_record(output, bytes, &sha),
-        utf8: utf8.finish(),
-        counts,
-        failure: None,
-    })
+    reader
+}
+
+/// The same words as the gzip tool's bomb refusal, with the streaming limit and its variable.
+fn too_large(cap: u64, packed: u64) -> ToolError {
+    ToolError::invalid(format!(
+        "decompressed data exceeds the {} streaming limit (from {packed} compressed bytes); this may be a decompression bomb; if the output is expected, raise {}",
+        crate::limits::human(cap),
+        crate::limits::MAX_STREAM_OUTPUT_ENV,
+    ))
 }
 
 /// Whether bytes seen in pieces are UTF-8, with a character split across pieces carried over.
