@@ -11,6 +11,9 @@ pub const DEFAULT_MAX_OUTPUT: u64 = 64 << 20;
 pub const DEFAULT_MAX_TOOLS: usize = 50_000;
 /// Memory one worker process (one built-in tool call) may allocate (`RLIMIT_DATA`).
 pub const DEFAULT_MAX_MEMORY: u64 = 1536 << 20;
+/// Most bytes a streamed recipe (`cmpx pipe` from `@path` to `--output-file`) writes. The output
+/// goes to disk, not memory, so this only stops a decompression bomb from filling the disk.
+pub const DEFAULT_MAX_STREAM_OUTPUT: u64 = 16 << 30;
 /// How long a tool or an external program may run (`--timeout` overrides it per call).
 pub const DEFAULT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 
@@ -18,6 +21,7 @@ pub const MAX_INPUT_ENV: &str = "CMPX_MAX_INPUT";
 pub const MAX_OUTPUT_ENV: &str = "CMPX_MAX_OUTPUT";
 pub const MAX_TOOLS_ENV: &str = "CMPX_MAX_TOOLS";
 pub const MAX_MEMORY_ENV: &str = "CMPX_MAX_MEMORY";
+pub const MAX_STREAM_OUTPUT_ENV: &str = "CMPX_MAX_STREAM_OUTPUT";
 
 pub fn max_input() -> u64 {
     size_from_env(MAX_INPUT_ENV).unwrap_or(DEFAULT_MAX_INPUT)
@@ -25,6 +29,10 @@ pub fn max_input() -> u64 {
 
 pub fn max_output() -> u64 {
     size_from_env(MAX_OUTPUT_ENV).unwrap_or(DEFAULT_MAX_OUTPUT)
+}
+
+pub fn max_stream_output() -> u64 {
+    size_from_env(MAX_STREAM_OUTPUT_ENV).unwrap_or(DEFAULT_MAX_STREAM_OUTPUT)
 }
 
 /// At least 64 MiB: below that a worker cannot even start.

@@ -454,3 +454,299 @@ fn http_post_api_pipe_answers_the_same_result() {
     let _ = server.kill();
     let _ = server.wait();
 }
+
+/// Lines that differ from one another (counters, a rolling hash) so the compressed stream is
+/// not trivially repetitive.
+fn sample_text(lines: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut h: u64 = 0x9e37_79b9_7f4a_7c15;
+    for i in 0..lines {
+        h ^= h << 13;
+        h ^= h >> 7;
+        h ^= h << 17;
+        out.extend_from_slice(
+            format!(
+                "{{\"row\":{i},\"hash\":\"{h:016x}\",\"note\":\"entry {}\"}}\n",
+                h % 977
+            )
+            .as_bytes(),
+        );
+    }
+    out
+}
+
+fn packed(format: &str, data: &[u8]) -> Vec<u8> {
+    use flate2::Compression;
+    use std::io::Write;
+    let mut out = Vec::new();
+    match format {
+        "zlib" => {
+            let mut e = flate2::write::ZlibEncoder::new(&mut out, Compression::fast());
+            e.write_all(data).unwrap();
+            e.finish().unwrap();
+        }
+        "deflate" => {
+            let mut e = flate2::write::DeflateEncoder::new(&mut out, Compression::fast());
+            e.write_all(data).unwrap();
+            e.finish().unwrap();
+        }
+        _ => {
+            let mut e = flate2::write::GzEncoder::new(&mut out, Compression::fast());
+            e.write_all(data).unwrap();
+            e.finish().unwrap();
+        }
+    }
+    out
+}
+
+fn b64_lines(bytes: &[u8]) -> Vec<u8> {
+    use base64::Engine;
+    let text = base64::engine::general_purpose::STANDARD.encode(bytes);
+    let mut out = Vec::with_capacity(text.len() + text.len() / 76 + 1);
+    for line in text.as_bytes().chunks(76) {
+        out.extend_from_slice(line);
+        out.push(b'\n');
+    }
+    out
+}
+
+/// Runs `recipe` streamed (`@path` → file) and in memory (stdin → file); both files must hold
+/// `expected`.
+fn streamed_and_inline_agree(recipe: &str, input: &[u8], expected: &[u8]) {
+    let mut t = Test::new();
+    let dir = t.home().to_path_buf();
+    let source = dir.join("in.b64");
+    std::fs::write(&source, input).unwrap();
+    let (streamed, inline) = (dir.join("streamed.out"), dir.join("inline.out"));
+    let at = format!("@{}", source.display());
+    let out = t
+        .args([
+            "pipe",
+            recipe,
+            "--input",
+            &at,
+            "--output-file",
+            streamed.to_str().unwrap(),
+            "--json",
+        ])
+        .run();
+    assert_eq!(out.code, 0, "{recipe}: {}{}", out.stdout, out.stderr);
+    let r = out.json();
+    assert_eq!(r["data"]["streamed"], true, "{recipe}");
+    assert_eq!(r["data"]["outputFile"]["bytes"], expected.len(), "{recipe}");
+    let out = t
+        .args([
+            "pipe",
+            recipe,
+            "--input",
+            "-",
+            "--output-file",
+            inline.to_str().unwrap(),
+            "--json",
+        ])
+        .stdin(input.to_vec())
+        .run();
+    assert_eq!(out.code, 0, "{recipe}: {}{}", out.stdout, out.stderr);
+    assert!(out.json()["data"].get("streamed").is_none(), "{recipe}");
+    assert_eq!(std::fs::read(&streamed).unwrap(), expected, "{recipe}");
+    assert_eq!(std::fs::read(&inline).unwrap(), expected, "{recipe}");
+}
+
+#[test]
+fn streamed_chains_write_the_same_bytes_as_the_in_memory_path() {
+    let text = sample_text(20_000);
+    for format in ["gzip", "zlib", "deflate"] {
+        let recipe =
+            format!("base64-encoder mode=decode | gzip-compressor mode=decompress format={format}");
+        streamed_and_inline_agree(&recipe, &b64_lines(&packed(format, &text)), &text);
+    }
+    streamed_and_inline_agree("base64-encoder mode=decode", &b64_lines(&text), &text);
+    // URL-safe Base64 is detected over the whole file, as the tool does.
+    let url = base64::Engine::encode(
+        &base64::engine::general_purpose::URL_SAFE,
+        packed("gzip", &text),
+    );
+    assert!(url.contains('-') || url.contains('_'));
+    streamed_and_inline_agree(
+        "base64-encoder mode=decode | gzip-compressor mode=decompress",
+        url.as_bytes(),
+        &text,
+    );
+}
+
+fn no_files_but(dir: &Path, keep: &[&str]) {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "tools")
+        .collect();
+    names.sort();
+    assert_eq!(names, keep, "files left in {}", dir.display());
+}
+
+#[test]
+fn a_mid_stream_error_names_the_step_and_leaves_no_file() {
+    let mut t = Test::new();
+    let dir = t.home().to_path_buf();
+    let text = sample_text(50_000);
+    let mut gz = packed("gzip", &text);
+    let middle = gz.len() / 2;
+    for b in &mut gz[middle..middle + 64] {
+        *b ^= 0x5a;
+    }
+    std::fs::write(dir.join("bad-gzip.b64"), b64_lines(&gz)).unwrap();
+    let mut b64 = b64_lines(&packed("gzip", &text));
+    b64[100_000] = b'*';
+    std::fs::write(dir.join("bad-b64.b64"), &b64).unwrap();
+    let out_path = dir.join("out.txt");
+    let recipe = "base64-encoder mode=decode | gzip-compressor mode=decompress";
+    for (file, step, says) in [
+        (
+            "bad-gzip.b64",
+            "step 2 (gzip-compressor): input is not valid gzip data",
+            "",
+        ),
+        (
+            "bad-b64.b64",
+            "step 1 (base64-encoder): parameter 'input' is not valid Base64",
+            "'*' at offset 100000",
+        ),
+    ] {
+        let out = t
+            .args([
+                "pipe",
+                recipe,
+                "--input",
+                &format!("@{}", dir.join(file).display()),
+                "--output-file",
+                out_path.to_str().unwrap(),
+                "--json",
+            ])
+            .run();
+        assert_eq!(out.code, 1, "{file}: {}{}", out.stdout, out.stderr);
+        let r = out.json();
+        let error = r["error"].as_str().unwrap();
+        assert!(
+            error.starts_with(step) && error.contains(says),
+            "{file}: {error}"
+        );
+        assert_eq!(r["errorCode"], "INVALID_INPUT");
+        no_files_but(&dir, &["bad-b64.b64", "bad-gzip.b64"]);
+    }
+    // The bomb guard stops the output at its limit, naming the step that produced it.
+    std::fs::write(dir.join("ok.b64"), b64_lines(&packed("gzip", &text))).unwrap();
+    let out = t
+        .args([
+            "pipe",
+            recipe,
+            "--input",
+            &format!("@{}", dir.join("ok.b64").display()),
+            "--output-file",
+            out_path.to_str().unwrap(),
+            "--json",
+        ])
+        .env("CMPX_MAX_STREAM_OUTPUT", "1M")
+        .run();
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    let error = out.json()["error"].as_str().unwrap().to_string();
+    assert!(
+        error.starts_with(
+            "step 2 (gzip-compressor): decompressed data exceeds the 1.0 MiB streaming limit"
+        ) && error.contains("CMPX_MAX_STREAM_OUTPUT"),
+        "{error}"
+    );
+    no_files_but(&dir, &["bad-b64.b64", "bad-gzip.b64", "ok.b64"]);
+}
+
+#[test]
+fn a_streamed_run_never_replaces_an_existing_file() {
+    let mut t = Test::new();
+    let dir = t.home().to_path_buf();
+    let text = sample_text(1_000);
+    std::fs::write(dir.join("in.b64"), b64_lines(&packed("gzip", &text))).unwrap();
+    std::fs::write(dir.join("out.txt"), "keep me").unwrap();
+    let out = t
+        .args([
+            "pipe",
+            "base64-encoder mode=decode | gzip-compressor mode=decompress",
+            "--input",
+            &format!("@{}", dir.join("in.b64").display()),
+            "--output-file",
+            dir.join("out.txt").to_str().unwrap(),
+            "--json",
+        ])
+        .run();
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    let r = out.json();
+    assert_eq!(r["errorCode"], "EXECUTION_ERROR");
+    assert!(
+        r["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("step 2 (gzip-compressor): cannot write the output to")
+            && r["error"]
+                .as_str()
+                .unwrap()
+                .ends_with("it already exists, and cmpx does not overwrite files"),
+        "{}",
+        r["error"]
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("out.txt")).unwrap(),
+        "keep me"
+    );
+    no_files_but(&dir, &["in.b64", "out.txt"]);
+}
+
+/// 200 MiB of output from a gzip of identical ~1 MiB members (the multi-member gzip the tool
+/// reads), written straight to the file so the test itself stays small. The peak is taken by
+/// `/usr/bin/time`, not `wait4` here: Linux carries the forking process's peak into the child's.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_200_mib_streamed_output_stays_under_64_mib_of_memory() {
+    use std::io::Write;
+    let t = Test::new();
+    let dir = t.home();
+    let text = sample_text(14_000);
+    let member = packed("gzip", &text);
+    let copies = (200usize << 20).div_ceil(text.len());
+    let file = std::fs::File::create(dir.join("big.b64")).unwrap();
+    let mut enc =
+        base64::write::EncoderWriter::new(file, &base64::engine::general_purpose::STANDARD);
+    for _ in 0..copies {
+        enc.write_all(&member).unwrap();
+    }
+    enc.finish().unwrap();
+    let out_path = dir.join("big.out");
+    let out = std::process::Command::new("/usr/bin/time")
+        .args(["-f", "peak-kib=%M", common::bin()])
+        .args([
+            "pipe",
+            "base64-encoder mode=decode | gzip-compressor mode=decompress",
+            "--input",
+            &format!("@{}", dir.join("big.b64").display()),
+            "--output-file",
+            out_path.to_str().unwrap(),
+            "--json",
+        ])
+        .env("CMP_HOME", dir)
+        .env("HOME", dir)
+        .output()
+        .expect("this test needs /usr/bin/time (GNU time) to measure peak memory");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    let r: Value = serde_json::from_str(&stdout).unwrap();
+    let expected = (text.len() * copies) as u64;
+    assert_eq!(r["data"]["outputFile"]["bytes"], expected);
+    assert_eq!(std::fs::metadata(&out_path).unwrap().len(), expected);
+    let peak_kib: u64 = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("peak-kib="))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no peak in {stderr}"));
+    assert!(
+        peak_kib < 64 << 10,
+        "peak RSS {peak_kib} KiB for {expected} bytes out"
+    );
+}

@@ -54,6 +54,18 @@ pub fn run(mode: Mode, flags: Flags) -> Result<ExitCode, Error> {
     }
     // Everything is checked before the input is read or a step runs.
     let plan = plan::plan(&recipe, &options)?;
+    // A chain of byte transforms from a file to a file streams in constant memory.
+    if let (Some(input), Some(output), Some(chain)) = (
+        &options.input_file,
+        &flags.output_file,
+        crate::pipe::stream::transforms(&plan),
+    ) {
+        let result = crate::pipe::stream::run(&plan, &chain, input, output, timeout);
+        output::print_result(mode, &result);
+        return Ok(result
+            .error_code()
+            .map_or(ExitCode::Success, ExitCode::for_error_code));
+    }
     let input = match &flags.input {
         Some(raw) => Some(read_input(raw)?),
         None => None,

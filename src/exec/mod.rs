@@ -13,7 +13,8 @@ pub mod template;
 pub mod worker;
 
 pub use builtin::{
-    finish_outcome, not_found, run_builtin, run_definition, run_definition_owned, run_definition_to,
+    finish_outcome, not_found, output_file_record, run_builtin, run_definition,
+    run_definition_owned, run_definition_to, write_new_file,
 };
 
 use crate::ctp::{Metadata, ToolError, ToolResult};

@@ -6,6 +6,7 @@
 pub mod bundled;
 pub mod call;
 pub mod handoff;
+pub mod new_file;
 pub mod parse;
 pub mod plan;
 pub mod recipe;
@@ -13,5 +14,6 @@ pub mod run;
 pub mod save;
 pub mod saved;
 pub mod schema;
+pub mod stream;
 
 pub use recipe::{Recipe, Step};

@@ -4,7 +4,7 @@
 //! receives parameters already normalised, validated and defaulted by the executor.
 
 pub mod args;
-mod b64;
+pub(crate) mod b64;
 pub mod budget;
 pub mod chunks;
 pub mod data;
