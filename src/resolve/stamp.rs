@@ -14,14 +14,14 @@ use std::path::{Path, PathBuf};
 fn hash_stat(h: &mut impl Hasher, st: &Result<libc::stat, std::io::ErrorKind>) {
     match st {
         Ok(m) => (
-            m.st_mode as u64,
-            m.st_size as i64,
-            m.st_mtime as i64,
-            m.st_mtime_nsec as i64,
-            m.st_ctime as i64,
-            m.st_ctime_nsec as i64,
-            m.st_ino as u64,
-            m.st_dev as u64,
+            m.st_mode,
+            m.st_size,
+            m.st_mtime,
+            m.st_mtime_nsec,
+            m.st_ctime,
+            m.st_ctime_nsec,
+            m.st_ino,
+            m.st_dev,
         )
             .hash(h),
         Err(kind) => kind.hash(h),
