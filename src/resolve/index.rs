@@ -1,21 +1,22 @@
 //! The resolution index: every installed intent with its patterns pre-tokenised into term ids,
 //! cached under `$CMP_HOME/cache/` and rebuilt whenever any tool folder under any root changes.
 //!
-//! Freshness is checked on every load by comparing a stamp (size and mtime of each manifest and
-//! capability) with the one recorded; a mismatch rebuilds, a missing or unreadable cache
-//! rebuilds, so the cache is never served stale and is always safe to delete. The cache keeps
-//! only what scoring needs; the few candidates shown are read from their own files.
+//! Freshness is checked on every load by comparing a stamp (the metadata of each manifest and
+//! capability, see `stamp`) with the one recorded; a mismatch rebuilds, a missing or unreadable
+//! cache rebuilds, so the cache is never served stale and is always safe to delete. A rebuild
+//! re-reads only the folders whose own stamp changed (`folders`). The cache keeps only what
+//! scoring needs; the few candidates shown are read from their own files.
 
-use super::text;
-use crate::cmp::registry::{self, Installed};
-use crate::cmp::{Capability, Manifest};
+use super::folders::{self, Prepared, Record, Tokens};
+use super::stamp::{self, Stamps};
+use crate::cmp::registry;
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::collections::hash_map::DefaultHasher;
-use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
-const FORMAT: u32 = 5;
+const FORMAT: u32 = 6;
 
 pub type TermId = u32;
 
@@ -87,82 +88,42 @@ struct Builder {
 }
 
 impl Builder {
-    fn id(&mut self, term: String) -> TermId {
-        if let Some(&id) = self.ids.get(&term) {
+    fn id(&mut self, term: &str) -> TermId {
+        if let Some(&id) = self.ids.get(term) {
             return id;
         }
         let id = self.terms.len() as TermId;
-        self.terms.push(term.clone());
-        self.ids.insert(term, id);
+        self.terms.push(term.to_string());
+        self.ids.insert(term.to_string(), id);
         id
     }
 
-    fn ids(&mut self, terms: Vec<String>) -> Vec<TermId> {
-        terms.into_iter().map(|t| self.id(t)).collect()
+    fn ids(&mut self, terms: &[String]) -> Vec<TermId> {
+        terms.iter().map(|t| self.id(t)).collect()
     }
 
-    /// A pattern's terms, plus its two words written as one ("upper case" → "uppercase",
-    /// "pascal case" → "pascalcase") since people write compounds both ways.
-    fn pattern(&mut self, p: &str) -> Vec<Pattern> {
-        if let Some(re) = p.strip_prefix("re:") {
-            return vec![Pattern::Regex(re.to_string())];
-        }
-        let mut out = vec![Pattern::Terms(self.ids(text::terms(p)))];
-        let words: Vec<String> = text::words(p)
-            .into_iter()
-            .filter(|w| !text::is_stop_word(w))
-            .collect();
-        if words.len() == 2 {
-            out.push(Pattern::Terms(vec![self.id(text::term(&words.concat()))]));
-        }
-        out
-    }
-
-    fn tool(&mut self, tool: &Installed, index: &mut Index) -> Result<(), String> {
-        let cap = tool.capability()?;
-        self.add(&tool.manifest, &cap, tool.dir.clone(), false, index);
-        Ok(())
-    }
-
-    fn add(
-        &mut self,
-        m: &Manifest,
-        cap: &Capability,
-        dir: PathBuf,
-        builtin: bool,
-        index: &mut Index,
-    ) {
-        let mut weak = text::terms(&m.name.replace(['-', '_'], " "));
-        weak.extend(text::terms(&m.summary));
-        weak.extend(text::terms(&m.domain));
-        for tag in &m.tags {
-            weak.extend(text::terms(tag));
-        }
-        let mut weak = self.ids(weak);
+    /// Gives a prepared tool's terms their ids, in the order they are met.
+    fn add(&mut self, p: &Prepared, dir: PathBuf, builtin: bool, index: &mut Index) {
+        let mut weak = self.ids(&p.weak);
         weak.sort_unstable();
         weak.dedup();
         let t = index.tools.len() as u32;
         index.tools.push(ToolInfo {
-            name: m.name.clone(),
-            domain: m.domain.clone(),
+            name: p.name.clone(),
+            domain: p.domain.clone(),
             dir,
-            adapter: m.adapter,
+            adapter: p.adapter,
             builtin,
             weak,
-            modes: cap.intents.len() > 1
-                && crate::catalogue::get(&m.name).is_some()
-                && cap.intents.iter().all(|i| {
-                    i.command
-                        .strip_prefix("cmpx run ")
-                        .and_then(|c| c.split_whitespace().next())
-                        == Some(m.name.as_str())
-                }),
+            modes: p.modes,
         });
-        for (i, intent) in cap.intents.iter().enumerate() {
+        for (i, intent) in p.intents.iter().enumerate() {
             let patterns = intent
-                .patterns
                 .iter()
-                .flat_map(|p| self.pattern(p))
+                .map(|tokens| match tokens {
+                    Tokens::Terms(t) => Pattern::Terms(self.ids(t)),
+                    Tokens::Regex(re) => Pattern::Regex(re.clone()),
+                })
                 .collect();
             index.entries.push(Entry {
                 tool: t,
@@ -173,126 +134,59 @@ impl Builder {
     }
 }
 
-/// What a file's metadata says about its content: any write changes the ctime (which no
-/// user can set back), so an edit that keeps the size and restores the mtime still shows.
-fn hash_meta(h: &mut impl Hasher, meta: &std::io::Result<std::fs::Metadata>) {
-    use std::os::unix::fs::MetadataExt;
-    match meta {
-        Ok(m) => (
-            m.mode(),
-            m.len(),
-            m.mtime(),
-            m.mtime_nsec(),
-            m.ctime(),
-            m.ctime_nsec(),
-            m.ino(),
-            m.dev(),
-        )
-            .hash(h),
-        Err(e) => e.kind().hash(h),
-    }
-}
-
-/// The stamp of one tool folder: which CMP folder it uses (`cmp/` before `.cmp/`, as the
-/// scan decides) and the metadata of its manifest and capability.
-fn folder_stamp(dir: &Path) -> u64 {
-    let mut h = DefaultHasher::new();
-    for sub in ["cmp", ".cmp"] {
-        let cmp = dir.join(sub);
-        let manifest = cmp.join("manifest.json");
-        let Ok(lstat) = std::fs::symlink_metadata(&manifest) else {
-            continue;
-        };
-        sub.hash(&mut h);
-        let meta = if lstat.file_type().is_symlink() {
-            std::fs::metadata(&manifest)
-        } else {
-            Ok(lstat)
-        };
-        hash_meta(&mut h, &meta);
-        hash_meta(&mut h, &std::fs::metadata(cmp.join("capability.json")));
-        return h.finish();
-    }
-    h.finish()
-}
-
-/// One digest of everything an index is built from: each root's folder names and each
-/// folder's stamp, plus the embedded catalogue. Two stat calls per folder are the whole cost
-/// of a warm load, so they are spread over the machine's cores.
-fn stamp(roots: &[PathBuf]) -> u64 {
-    let mut h = DefaultHasher::new();
-    FORMAT.hash(&mut h);
-    catalogue_stamp().hash(&mut h);
-    for root in roots {
-        root.hash(&mut h);
-        let mut names: Vec<std::ffi::OsString> = match std::fs::read_dir(root) {
-            Ok(entries) => entries
-                .filter_map(|e| e.ok())
-                .map(|e| e.file_name())
-                .filter(|n| {
-                    !n.to_string_lossy()
-                        .starts_with(crate::cmp::staging::STAGING_PREFIX)
-                })
-                .collect(),
-            Err(e) => {
-                e.kind().hash(&mut h);
-                continue;
-            }
-        };
-        names.sort();
-        names.hash(&mut h);
-        let threads = std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .clamp(1, 8);
-        let chunk = names.len().div_ceil(threads).max(512);
-        let stamps: Vec<u64> = std::thread::scope(|s| {
-            let handles: Vec<_> = names
-                .chunks(chunk)
-                .map(|part| {
-                    s.spawn(move || {
-                        part.iter()
-                            .map(|n| folder_stamp(&root.join(n)))
-                            .collect::<Vec<u64>>()
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .flat_map(|h| h.join().unwrap_or_default())
-                .collect()
-        });
-        stamps.hash(&mut h);
-    }
-    h.finish()
-}
-
-fn build_stamped(roots: &[PathBuf], stamp: u64) -> Index {
-    let scan = registry::scan(roots);
+/// Builds the index, reusing each folder of `old` whose stamp is unchanged; returns the
+/// records to cache for the next rebuild and how many folders were read afresh.
+fn build_from(
+    roots: &[PathBuf],
+    stamps: &Stamps,
+    old: &HashMap<PathBuf, Record>,
+) -> (Index, Vec<Record>, usize) {
     let mut index = Index {
         format: FORMAT,
-        stamp,
-        skipped: scan.skipped,
+        stamp: stamps.digest,
         ..Index::default()
     };
+    let stamps_by_dir = stamps.folders();
+    let (read, fresh) = folders::read_all(roots, &stamps_by_dir, old, &mut index.skipped);
+    // A name found in an earlier root (or earlier in a root) shadows the same name later.
+    let mut dirs: HashMap<&str, &Path> = HashMap::new();
+    let mut tools = Vec::new();
+    for f in &read {
+        match f {
+            Err(skipped) => index.skipped.push(skipped.clone()),
+            Ok(f) => match dirs.get(f.name.as_str()) {
+                Some(first) => index.skipped.push(registry::Skipped {
+                    path: f.dir.clone(),
+                    reason: format!("'{}' is already installed at {}", f.name, first.display()),
+                }),
+                None => {
+                    dirs.insert(&f.name, &f.dir);
+                    tools.push(f);
+                }
+            },
+        }
+    }
     let mut builder = Builder::default();
     // cmpx always knows its own catalogue; an exported copy (same name) stands in for it.
-    let installed: HashSet<&str> = scan.tools.iter().map(|t| t.name()).collect();
     for def in crate::catalogue::all()
         .iter()
-        .filter(|d| !installed.contains(d.id.as_str()))
+        .filter(|d| !dirs.contains_key(d.id.as_str()))
     {
         let (m, cap) = (
             crate::cmp::mapping::manifest(def),
             crate::cmp::mapping::capability(def),
         );
-        builder.add(&m, &cap, PathBuf::new(), true, &mut index);
+        builder.add(
+            &folders::prepare(&m, &cap),
+            PathBuf::new(),
+            true,
+            &mut index,
+        );
     }
-    for tool in &scan.tools {
-        if let Err(reason) = builder.tool(tool, &mut index) {
-            index.skipped.push(registry::Skipped {
-                path: tool.cmp_dir.join("capability.json"),
-                reason,
-            });
+    for f in tools {
+        match &f.tool {
+            Ok(p) => builder.add(p, f.dir.clone(), false, &mut index),
+            Err(skipped) => index.skipped.push(skipped.clone()),
         }
     }
     index.df = vec![0; builder.terms.len()];
@@ -314,18 +208,31 @@ fn build_stamped(roots: &[PathBuf], stamp: u64) -> Index {
         }
     }
     index.terms = builder.terms;
-    index
+    let records = read
+        .into_iter()
+        .filter_map(|f| {
+            let f = f.ok()?;
+            let stamp = *stamps_by_dir.get(&f.dir)?;
+            Some(Record {
+                dir: f.dir,
+                stamp,
+                tool: f.tool.ok()?,
+            })
+        })
+        .collect();
+    (index, records, fresh)
 }
 
 /// A fresh index for `roots`, bypassing the cache (tests, benchmarks).
 pub fn build(roots: &[PathBuf]) -> Index {
-    build_stamped(roots, stamp(roots))
+    build_from(roots, &stamp::stamps(roots, seed()), &HashMap::new()).0
 }
 
-/// A digest of the embedded catalogue and cmpx's version, so a new cmpx binary never reads an
-/// index built by an older one.
-fn catalogue_stamp() -> u64 {
+/// A digest of the index format, the embedded catalogue and cmpx's version, so a new cmpx
+/// binary never reads an index (or folder records) built by an older one.
+fn seed() -> u64 {
     let mut h = DefaultHasher::new();
+    FORMAT.hash(&mut h);
     env!("CARGO_PKG_VERSION").hash(&mut h);
     for src in crate::catalogue::sources() {
         src.path.hash(&mut h);
@@ -334,45 +241,79 @@ fn catalogue_stamp() -> u64 {
     h.finish()
 }
 
-fn cache_path() -> Option<PathBuf> {
-    crate::paths::cmp_home().map(|h| h.join("cache").join("resolve-index.bin"))
-}
-
 /// The cache's first line: what built it and from what. A cache whose first line differs is
 /// rebuilt without decoding the rest.
-fn header(stamp: u64) -> String {
-    format!("cmpx-resolve-index {FORMAT} {stamp:016x}\n")
+fn header(kind: &str, stamp: u64) -> String {
+    format!("cmpx-resolve-{kind} {FORMAT} {stamp:016x}\n")
 }
 
 /// The index for `roots`: from the cache when its stamp still matches, else rebuilt (and the
 /// cache refreshed when it can be written; a read-only home just means no cache).
 pub fn load(roots: &[PathBuf]) -> Index {
-    let current = stamp(roots);
-    let cache = cache_path();
-    if let Some(path) = &cache
-        && let Some(index) = read_cache(path, current)
-    {
-        return index;
+    match crate::paths::cmp_home() {
+        Some(home) => load_at(roots, &home.join("cache")).0,
+        None => build(roots),
     }
-    let index = build_stamped(roots, current);
-    if let Some(path) = &cache
-        && let Ok(body) = rmp_serde::to_vec(&index)
-    {
-        let mut bytes = header(current).into_bytes();
+}
+
+/// [`load`] with the cache in `cache`; also says how many folders were read afresh (none when
+/// the index came from the cache).
+pub fn load_at(roots: &[PathBuf], cache: &Path) -> (Index, usize) {
+    let mut clock = std::time::Instant::now();
+    let seed = seed();
+    let stamps = stamp::stamps(roots, seed);
+    super::timing::span("stamp", &mut clock);
+    let index_path = cache.join("resolve-index.bin");
+    if let Some(index) = read_index(&index_path, stamps.digest) {
+        super::timing::span("read cache", &mut clock);
+        return (index, 0);
+    }
+    let records_path = cache.join("resolve-folders.bin");
+    let old = read_records(&records_path, seed);
+    super::timing::span("read folder records", &mut clock);
+    let (index, records, fresh) = build_from(roots, &stamps, &old);
+    drop(old);
+    super::timing::span("build", &mut clock);
+    // The records first: they are valid on their own (each keyed by its folder's stamp), so a
+    // run stopped between the two writes leaves nothing wrong behind.
+    if let Ok(body) = rmp_serde::to_vec(&records) {
+        let mut bytes = header("folders", seed).into_bytes();
         bytes.extend_from_slice(&body);
-        let _ = crate::cmp::atomic::write(path, &bytes);
+        let _ = crate::cmp::atomic::write(&records_path, &bytes);
     }
-    index
+    if let Ok(body) = rmp_serde::to_vec(&index) {
+        let mut bytes = header("index", stamps.digest).into_bytes();
+        bytes.extend_from_slice(&body);
+        let _ = crate::cmp::atomic::write(&index_path, &bytes);
+    }
+    super::timing::span("write cache", &mut clock);
+    (index, fresh)
 }
 
 /// Largest cache read back; a bigger (or non-regular) file is ignored and the index rebuilt.
 const MAX_CACHE_BYTES: u64 = 256 * 1024 * 1024;
 
-fn read_cache(path: &Path, stamp: u64) -> Option<Index> {
+fn read_cached(path: &Path, kind: &str, stamp: u64) -> Option<Vec<u8>> {
     let bytes =
         crate::cmp::read::read(path, MAX_CACHE_BYTES, crate::cmp::read::Links::Refuse).ok()?;
-    let body = bytes.strip_prefix(header(stamp).as_bytes())?;
-    rmp_serde::from_slice::<Index>(body)
+    let body = bytes.strip_prefix(header(kind, stamp).as_bytes())?;
+    Some(body.to_vec())
+}
+
+fn read_index(path: &Path, stamp: u64) -> Option<Index> {
+    let body = read_cached(path, "index", stamp)?;
+    rmp_serde::from_slice::<Index>(&body)
         .ok()
         .filter(|i| i.format == FORMAT && i.stamp == stamp)
+}
+
+/// The folder records of the last build, by folder; none when missing, corrupt or written by
+/// another cmpx (a rebuild then reads every folder).
+fn read_records(path: &Path, seed: u64) -> HashMap<PathBuf, Record> {
+    read_cached(path, "folders", seed)
+        .and_then(|body| rmp_serde::from_slice::<Vec<Record>>(&body).ok())
+        .unwrap_or_default()
+        .into_iter()
+        .map(|r| (r.dir.clone(), r))
+        .collect()
 }

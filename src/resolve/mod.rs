@@ -1,9 +1,12 @@
 //! Intent resolution: from words ("pretty print this json") to ranked intents of installed tools.
 
+pub mod folders;
 pub mod index;
 pub mod samples;
 mod score;
+pub mod stamp;
 pub mod text;
+pub mod timing;
 
 use crate::cmp::ParamSpec;
 use index::Index;
@@ -88,11 +91,14 @@ pub fn query(text: &str) -> score::Query {
 }
 
 pub fn resolve(index: &Index, request: &str, opts: &Options) -> Resolution {
+    let mut clock = std::time::Instant::now();
     let q = query(request);
+    timing::span("query", &mut clock);
     if std::env::var_os("CMPX_RESOLVE_DEBUG").is_some() {
         eprintln!("resolve: terms {:?}, concepts {:?}", q.terms, q.concepts);
     }
     let (mut scored, unknown) = score::score_all(index, &q);
+    timing::span("score", &mut clock);
     scored.retain(|s| {
         opts.domain.as_deref().is_none_or(|d| {
             index
@@ -137,6 +143,7 @@ pub fn resolve(index: &Index, request: &str, opts: &Options) -> Resolution {
         .filter_map(|s| candidate(index, &index.entries[s.entry], s.score, &mut capabilities))
         .take(opts.top.max(1))
         .collect();
+    timing::span("candidates", &mut clock);
     Resolution {
         query: request.to_string(),
         candidates,

@@ -1,0 +1,176 @@
+//! One tool folder read and tokenised: what the index needs of it, cached with the folder's
+//! stamp so that a rebuild (after an install) re-reads only the folders that changed, and a
+//! cold build reads folders in parallel.
+
+use super::text;
+use crate::cmp::registry::{self, Skipped};
+use crate::cmp::{Capability, Manifest};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// A pattern's terms, before they get ids.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum Tokens {
+    Terms(Vec<String>),
+    Regex(String),
+}
+
+/// A tool as the index takes it in: its terms in the order they are met, so interning them
+/// gives the same ids whether they were just read or came from the cache.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Prepared {
+    pub name: String,
+    pub domain: String,
+    pub adapter: bool,
+    pub modes: bool,
+    pub weak: Vec<String>,
+    pub intents: Vec<Vec<Tokens>>,
+}
+
+/// A pattern's terms, plus its two words written as one ("upper case" → "uppercase",
+/// "pascal case" → "pascalcase") since people write compounds both ways.
+fn pattern(p: &str, out: &mut Vec<Tokens>) {
+    if let Some(re) = p.strip_prefix("re:") {
+        out.push(Tokens::Regex(re.to_string()));
+        return;
+    }
+    out.push(Tokens::Terms(text::terms(p)));
+    let words: Vec<String> = text::words(p)
+        .into_iter()
+        .filter(|w| !text::is_stop_word(w))
+        .collect();
+    if words.len() == 2 {
+        out.push(Tokens::Terms(vec![text::term(&words.concat())]));
+    }
+}
+
+pub fn prepare(m: &Manifest, cap: &Capability) -> Prepared {
+    let mut weak = text::terms(&m.name.replace(['-', '_'], " "));
+    weak.extend(text::terms(&m.summary));
+    weak.extend(text::terms(&m.domain));
+    for tag in &m.tags {
+        weak.extend(text::terms(tag));
+    }
+    Prepared {
+        name: m.name.clone(),
+        domain: m.domain.clone(),
+        adapter: m.adapter,
+        // A catalogue tool (run by `cmpx run <name>`): its first intent is the general one
+        // and the others are its modes.
+        modes: cap.intents.len() > 1
+            && crate::catalogue::get(&m.name).is_some()
+            && cap.intents.iter().all(|i| {
+                i.command
+                    .strip_prefix("cmpx run ")
+                    .and_then(|c| c.split_whitespace().next())
+                    == Some(m.name.as_str())
+            }),
+        weak,
+        intents: cap
+            .intents
+            .iter()
+            .map(|i| {
+                let mut out = Vec::new();
+                for p in &i.patterns {
+                    pattern(p, &mut out);
+                }
+                out
+            })
+            .collect(),
+    }
+}
+
+/// One installed folder as read: its manifest's name (which decides shadowing) and the tool,
+/// or why its capability could not be used.
+pub struct Folder {
+    pub dir: PathBuf,
+    pub name: String,
+    pub tool: Result<Prepared, Skipped>,
+}
+
+/// Reads one folder as `registry::scan` and the index would: a manifest that is unreadable or
+/// has problems means no tool at all.
+fn read(dir: &Path, cmp_dir: &Path) -> Result<Folder, Skipped> {
+    let manifest_path = cmp_dir.join("manifest.json");
+    let manifest: Manifest = registry::read_json(&manifest_path).map_err(|reason| Skipped {
+        path: manifest_path.clone(),
+        reason,
+    })?;
+    let problems = manifest.problems();
+    if !problems.is_empty() {
+        return Err(Skipped {
+            path: manifest_path,
+            reason: problems.join("; "),
+        });
+    }
+    let cap_path = cmp_dir.join("capability.json");
+    let tool = registry::read_json::<Capability>(&cap_path)
+        .map(|cap| prepare(&manifest, &cap))
+        .map_err(|reason| Skipped {
+            path: cap_path,
+            reason,
+        });
+    Ok(Folder {
+        dir: dir.to_path_buf(),
+        name: manifest.name,
+        tool,
+    })
+}
+
+/// A cached folder: valid while the folder's stamp is unchanged.
+#[derive(Serialize, Deserialize)]
+pub struct Record {
+    pub dir: PathBuf,
+    pub stamp: u64,
+    pub tool: Prepared,
+}
+
+/// Every folder under `roots` in scan order, each reused from `old` when its stamp still
+/// matches and read otherwise (in parallel over the machine's cores).
+pub fn read_all(
+    roots: &[PathBuf],
+    stamps: &HashMap<PathBuf, u64>,
+    old: &HashMap<PathBuf, Record>,
+    skipped: &mut Vec<Skipped>,
+) -> (Vec<Result<Folder, Skipped>>, usize) {
+    let mut found = Vec::new();
+    for root in roots {
+        if root.is_dir() {
+            found.extend(registry::tool_folders(root, skipped));
+        }
+    }
+    let reuse = |dir: &Path| {
+        let r = old.get(dir)?;
+        (stamps.get(dir) == Some(&r.stamp)).then(|| Folder {
+            dir: dir.to_path_buf(),
+            name: r.tool.name.clone(),
+            tool: Ok(r.tool.clone()),
+        })
+    };
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 8);
+    let chunk = found.len().div_ceil(threads).max(256);
+    let read: Vec<(Result<Folder, Skipped>, bool)> = std::thread::scope(|s| {
+        let handles: Vec<_> = found
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    part.iter()
+                        .map(|(dir, cmp_dir)| match reuse(dir) {
+                            Some(f) => (Ok(f), false),
+                            None => (read(dir, cmp_dir), true),
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    let fresh = read.iter().filter(|(_, fresh)| *fresh).count();
+    (read.into_iter().map(|(f, _)| f).collect(), fresh)
+}
