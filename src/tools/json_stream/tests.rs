@@ -4,6 +4,7 @@
 //! boundary put everywhere.
 
 use super::*;
+use crate::tools::json_scan::next_special;
 use crate::tools::streaming::run_in_memory;
 use crate::tools::testing;
 use serde_json::json;
@@ -450,11 +451,13 @@ fn sorted_keys_take_the_ordinary_path() {
 
 #[test]
 fn next_special_finds_the_first_byte_to_stop_at() {
-    assert_eq!(next_special(b"abcdefghijklmnop"), 16);
-    assert_eq!(next_special(b"abcdefgh\"ijk"), 8);
-    assert_eq!(next_special(b"ab\\"), 2);
-    assert_eq!(next_special(b"abcdefghij\x1fk"), 10);
-    assert_eq!(next_special("abcdefgé".as_bytes()), 7);
-    assert_eq!(next_special(b"!#~ \x7f"), 5);
-    assert_eq!(next_special(b"\x20\x21\x22"), 2);
+    assert_eq!(next_special(b"abcdefghijklmnop", false), 16);
+    assert_eq!(next_special(b"abcdefgh\"ijk", false), 8);
+    assert_eq!(next_special(b"ab\\", false), 2);
+    assert_eq!(next_special(b"abcdefghij\x1fk", false), 10);
+    assert_eq!(next_special("abcdefgé".as_bytes(), true), 7);
+    assert_eq!(next_special("abcdefgé\"".as_bytes(), false), 9);
+    assert_eq!(next_special("é\"".as_bytes(), false), 2);
+    assert_eq!(next_special(b"!#~ \x7f", true), 5);
+    assert_eq!(next_special(b"\x20\x21\x22", false), 2);
 }
