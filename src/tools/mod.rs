@@ -50,6 +50,8 @@ mod ipv6;
 mod jq;
 mod json;
 mod json_query;
+mod json_scan;
+mod json_sink;
 mod json_stream;
 mod jwt;
 mod kdf;

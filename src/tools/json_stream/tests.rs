@@ -4,6 +4,7 @@
 //! boundary put everywhere.
 
 use super::*;
+use crate::tools::json_scan::next_special;
 use crate::tools::streaming::run_in_memory;
 use crate::tools::testing;
 use serde_json::json;
@@ -418,6 +419,67 @@ fn edge_inputs_match_the_in_memory_path() {
     }
 }
 
+/// Tokens cut by a piece boundary at every place: strings of every length around the 32-byte
+/// block the writer copies at once, escapes, multi-byte characters, numbers, literals, runs of
+/// whitespace longer than a piece, a byte order mark, and trailing garbage.
+#[test]
+fn tokens_cut_at_every_place_match_the_in_memory_path() {
+    let lengths: Vec<String> = (0..41).map(|n| format!("\"{}\"", "s".repeat(n))).collect();
+    let docs = [
+        format!(
+            "[\"{}\",\"a\\\\b\\u00e9\\\"\\/\",\"{}\",-12.5e+3,0,1E-7,true,false,null,{{}},[],\"é東😀\"]",
+            "x".repeat(100),
+            "y".repeat(31)
+        ),
+        format!(
+            "{}[1,{}2]{}",
+            " ".repeat(70),
+            "\n".repeat(50),
+            "\t \r\n".repeat(10)
+        ),
+        format!(
+            "\u{feff}{{\"k\":\"{}\",\"n\":123456789012345678901234567890,\"e\":{{ }}}}",
+            "é".repeat(40)
+        ),
+        format!("[{}]", lengths.join(",")),
+        format!("{{\"a\":[{}]}} x", lengths.join(" , ")),
+        "[1, 2] ]".to_string(),
+        "[\"abc\\u12".to_string(),
+    ];
+    for (d, doc) in docs.iter().enumerate() {
+        for chunk in (1..=48).chain([63, 64, 65, 100, 4096]) {
+            for id in TOOLS {
+                same(id, doc, &options(d + chunk), chunk);
+            }
+        }
+    }
+}
+
+/// A string longer than a whole piece, with an escape, a `\u` escape or a multi-byte
+/// character cut at the real piece size, at each offset.
+#[test]
+fn long_strings_cut_at_the_real_piece_size_match_the_in_memory_path() {
+    let piece = 32 << 10;
+    for tail in ["\\n", "\\u00e9", "\\\"", "é", "😀", "東"] {
+        for offset in 0..7 {
+            // `[` and `"` come first; the tail starts `offset` bytes before the piece ends.
+            let fill = "a".repeat(piece - 2 - offset);
+            let doc = format!("[\"{fill}{tail}{}\", 1]", "b".repeat(piece + 100));
+            for (i, id) in TOOLS.iter().enumerate() {
+                same(id, &doc, &options(offset + i), piece);
+            }
+        }
+    }
+    // A number and a literal cut at the piece boundary.
+    for offset in 1..6 {
+        for token in ["-12.5e+30", "true", "false", "null"] {
+            let doc = format!("[{}{token}]", " ".repeat(piece - 1 - offset));
+            same("json-minifier", &doc, &json!({}), piece);
+            same("json-formatter", &doc, &json!({"indent": "4"}), piece);
+        }
+    }
+}
+
 #[test]
 fn bytes_that_are_not_utf8_take_the_ordinary_path() {
     for bytes in [
@@ -450,11 +512,13 @@ fn sorted_keys_take_the_ordinary_path() {
 
 #[test]
 fn next_special_finds_the_first_byte_to_stop_at() {
-    assert_eq!(next_special(b"abcdefghijklmnop"), 16);
-    assert_eq!(next_special(b"abcdefgh\"ijk"), 8);
-    assert_eq!(next_special(b"ab\\"), 2);
-    assert_eq!(next_special(b"abcdefghij\x1fk"), 10);
-    assert_eq!(next_special("abcdefgé".as_bytes()), 7);
-    assert_eq!(next_special(b"!#~ \x7f"), 5);
-    assert_eq!(next_special(b"\x20\x21\x22"), 2);
+    assert_eq!(next_special(b"abcdefghijklmnop", false), 16);
+    assert_eq!(next_special(b"abcdefgh\"ijk", false), 8);
+    assert_eq!(next_special(b"ab\\", false), 2);
+    assert_eq!(next_special(b"abcdefghij\x1fk", false), 10);
+    assert_eq!(next_special("abcdefgé".as_bytes(), true), 7);
+    assert_eq!(next_special("abcdefgé\"".as_bytes(), false), 9);
+    assert_eq!(next_special("é\"".as_bytes(), false), 2);
+    assert_eq!(next_special(b"!#~ \x7f", true), 5);
+    assert_eq!(next_special(b"\x20\x21\x22", false), 2);
 }
