@@ -18,8 +18,8 @@ pub const MIN_SCORE: f64 = 0.2;
 /// may be run by `cmpx do`.
 pub const CONFIDENT: f64 = 0.56;
 pub const CONFIDENT_MARGIN: f64 = 0.08;
-/// For a tool with modes, how far the chosen mode must lead the tool's next mode (on the
-/// modes' own patterns) before `cmpx do` acts; the general intent left on top never acts.
+/// For a tool with modes, how far the chosen mode would have to lead the tool's next mode (on
+/// the modes' own patterns) for the candidate mode-gap condition; see `is_confident`.
 pub const MODE_GAP: f64 = 0.05;
 /// Two candidates closer than this are too close to call.
 pub const AMBIGUITY_GAP: f64 = 0.05;
@@ -183,13 +183,13 @@ pub struct Features {
     pub mode_gap: f64,
 }
 
-/// Whether the evidence is enough for `cmpx do` to act: the score and lead thresholds, and a
-/// mode that clearly stands out from the tool's other modes (half of the wrong actions on the
-/// train split were the right tool in the wrong mode). Chosen on the train split of the
-/// labelled requests only (`bench/fit-confidence.py` reads the features), never on the test
-/// split.
+/// Whether the evidence is enough for `cmpx do` to act: the score and lead thresholds, chosen
+/// on the train split only. A mode-gap condition (`MODE_GAP`, half of the wrong actions on the
+/// train split are the right tool in the wrong mode) is measured by `bench/fit-confidence.py`
+/// but not applied: it also stopped `cmpx do` on a general intent that is right ("what date is
+/// 1700000000").
 pub fn is_confident(f: &Features) -> bool {
-    f.top >= CONFIDENT && f.lead >= CONFIDENT_MARGIN && f.mode_gap >= MODE_GAP
+    f.top >= CONFIDENT && f.lead >= CONFIDENT_MARGIN
 }
 
 /// The best candidate that would be a different decision from the first: another tool, or

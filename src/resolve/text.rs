@@ -344,8 +344,6 @@ const PHRASES: &[(&str, &str)] = &[
     ("json web token", " jwt "),
     ("line breaks", " newline "),
     ("line break", " newline "),
-    ("data uri", " base64 "),
-    ("data url", " base64 "),
 ];
 
 fn two_for_to() -> &'static regex::Regex {
