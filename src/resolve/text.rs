@@ -228,6 +228,16 @@ const SYNONYMS: &[(&str, &str)] = &[
     ("encoder", "encode"),
     ("decoder", "decode"),
     ("decoding", "decode"),
+    ("decompressing", "decompress"),
+    ("gzipped", "gzip"),
+    ("zipped", "compress"),
+    ("capitalise", "capitalize"),
+    ("colour", "color"),
+    ("colours", "color"),
+    ("normalise", "normalize"),
+    ("spreadsheet", "csv"),
+    ("lowercased", "lowercase"),
+    ("uppercased", "uppercase"),
 ];
 
 fn stemmer() -> &'static Stemmer {
@@ -313,6 +323,27 @@ const PHRASES: &[(&str, &str)] = &[
     ("looks nice", " pretty "),
     ("lay it out", " pretty "),
     ("lay out", " pretty "),
+    // Number bases and notations people name instead of the tool's word for them.
+    ("base 10", " decimal "),
+    ("base-10", " decimal "),
+    ("base 16", " hex "),
+    ("base-16", " hex "),
+    ("base 2 ", " binary "),
+    ("base 8", " octal "),
+    ("ones and zeros", " binary "),
+    ("ones and zeroes", " binary "),
+    ("dots and dashes", " morse "),
+    ("capital letters", " uppercase "),
+    ("all caps", " uppercase "),
+    ("small letters", " lowercase "),
+    ("code points", " codepoint "),
+    ("code point", " codepoint "),
+    ("bearer token", " jwt "),
+    ("access token", " jwt "),
+    ("id token", " jwt "),
+    ("json web token", " jwt "),
+    ("line breaks", " newline "),
+    ("line break", " newline "),
 ];
 
 fn two_for_to() -> &'static regex::Regex {
