@@ -148,9 +148,15 @@ fn meet_in_chromium(transport: &str) {
         format!("Hello, cmpx! (BTCP page, {user_agent})")
     );
     assert_eq!(agent["paint"], "painted the page red");
-    assert_eq!(
-        agent["request"],
-        json!({"granted": ["dom:read"], "denied": [], "pending": ["dom:write"]})
+    // The agent declares no elicitation, so dom:write stays pending with the way to grant it.
+    let request = &agent["request"];
+    assert_eq!(request["granted"], json!(["dom:read"]));
+    assert_eq!(request["denied"], json!([]));
+    assert_eq!(request["pending"], json!(["dom:write"]));
+    let message = request["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("cmpx policy grant dom:write --tool"),
+        "{message}"
     );
     assert_eq!(agent["listChanged"], true);
     assert_eq!(agent["impostor"], 403);
