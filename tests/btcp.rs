@@ -4,10 +4,12 @@
 //! into target/btcp-client) and the official MCP Python SDK.
 
 mod common;
+#[path = "btcp/reference_client.rs"]
+mod reference_client;
 
 use common::Test;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 #[test]
@@ -92,57 +94,6 @@ impl Drop for Server {
     }
 }
 
-/// The reference client, copied from `$BTCP_CLIENT_DIR` (default
-/// ../shared/third_party/btcp-client) into target/btcp-client and built there (npm ci, tsc);
-/// `None` (a skip, outside CI) when it or node is missing.
-fn btcp_client() -> Option<PathBuf> {
-    let source = std::env::var_os("BTCP_CLIENT_DIR").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/third_party/btcp-client"),
-        PathBuf::from,
-    );
-    let node = Command::new("node").arg("--version").output().is_ok();
-    if !source.join("package.json").exists() || !node {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI needs node and the BTCP client at {}",
-            source.display()
-        );
-        return None;
-    }
-    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/btcp-client");
-    static BUILD: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _one = BUILD.lock().unwrap_or_else(|p| p.into_inner());
-    if !built.join("dist/index.js").exists() {
-        let _ = std::fs::remove_dir_all(&built);
-        std::fs::create_dir_all(&built).unwrap();
-        let copied = Command::new("sh")
-            .arg("-c")
-            .arg("tar cf - --exclude=node_modules --exclude=dist . | (cd \"$1\" && tar xf -)")
-            .arg("sh")
-            .arg(&built)
-            .current_dir(&source)
-            .status()
-            .unwrap();
-        assert!(copied.success());
-        for step in [
-            &["npm", "ci", "--no-audit", "--no-fund", "--silent"][..],
-            &["npx", "tsc"][..],
-        ] {
-            let out = Command::new(step[0])
-                .args(&step[1..])
-                .current_dir(&built)
-                .output()
-                .unwrap();
-            assert!(
-                out.status.success(),
-                "{step:?}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-    }
-    Some(built.join("dist"))
-}
-
 /// Starts the reference BTCPClient in node (`transport` http or ws, `url` the /btcp base it is
 /// given); returns once it printed "ready".
 fn browser(
@@ -197,7 +148,7 @@ fn python_sdk() -> bool {
 /// streaming), a second browser without tools, and the Python SDK as the agent (agent.py with
 /// `mode`, given the two session ids); agent.py's summary, `None` when skipped.
 fn meet(transport: &str, mode: &[&str]) -> Option<(Value, String, String)> {
-    let Some(dist) = btcp_client() else {
+    let Some(dist) = reference_client::built() else {
         eprintln!("note: node or the BTCP client is missing; skipping");
         return None;
     };
@@ -355,7 +306,7 @@ fn a_capability_request_asks_the_person_once_in_2026_07_28() {
 /// another session's key or the session id as key are refused.
 #[test]
 fn a_btcp_agent_joins_with_the_owner_key_and_nothing_else() {
-    let Some(dist) = btcp_client() else {
+    let Some(dist) = reference_client::built() else {
         eprintln!("note: node or the BTCP client is missing; skipping");
         return;
     };
@@ -424,7 +375,7 @@ fn a_btcp_agent_joins_with_the_owner_key_and_nothing_else() {
 #[test]
 fn websocket_sessions_are_bounded_and_closed_at_shutdown() {
     use std::io::BufRead;
-    let Some(dist) = btcp_client() else {
+    let Some(dist) = reference_client::built() else {
         eprintln!("note: node or the BTCP client is missing; skipping");
         return;
     };
@@ -469,7 +420,7 @@ fn websocket_sessions_are_bounded_and_closed_at_shutdown() {
 /// `cmpx mcp --btcp-server URL --btcp-session ID` on stdio, driven by the Python SDK in `era`
 /// (auto: 2026-07-28 with input_required; legacy: a handshake and elicitation/create).
 fn bridge(era: &str) {
-    let Some(dist) = btcp_client() else {
+    let Some(dist) = reference_client::built() else {
         eprintln!("note: node or the BTCP client is missing; skipping");
         return;
     };
