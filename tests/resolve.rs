@@ -186,34 +186,34 @@ fn the_index_follows_folders_added_edited_and_removed() {
     let capability = t.tools_dir().join("gadget/cmp/capability.json");
     rewrite_in_place_same_size_and_mtime(
         &capability,
-        r#"{"intents":[{"patterns":["scrub the sprocket"],"command":"echo aa"}]}"#,
+        r#"{"intents":[{"patterns":["scrub the zorblaxy"],"command":"echo aa"}]}"#,
     );
     assert_eq!(tool(&mut t, "polish the gadgets"), Value::Null);
-    assert_eq!(tool(&mut t, "scrub the sprocket"), "gadget");
+    assert_eq!(tool(&mut t, "scrub the zorblaxy"), "gadget");
     // Its manifest edited the same way: the new name is what resolves.
     let manifest = t.tools_dir().join("gadget/cmp/manifest.json");
     let text = std::fs::read_to_string(&manifest).unwrap();
     rewrite_in_place_same_size_and_mtime(&manifest, &text.replace("gadget", "gidget"));
-    assert_eq!(tool(&mut t, "scrub the sprocket"), "gidget");
+    assert_eq!(tool(&mut t, "scrub the zorblaxy"), "gidget");
     // Moved from cmp/ to .cmp/: still found.
     std::fs::rename(
         t.tools_dir().join("gadget/cmp"),
         t.tools_dir().join("gadget/.cmp"),
     )
     .unwrap();
-    assert_eq!(tool(&mut t, "scrub the sprocket"), "gidget");
+    assert_eq!(tool(&mut t, "scrub the zorblaxy"), "gidget");
     // Removed: gone on the next call.
     std::fs::remove_dir_all(t.tools_dir().join("gadget")).unwrap();
-    assert_eq!(tool(&mut t, "scrub the sprocket"), Value::Null);
+    assert_eq!(tool(&mut t, "scrub the zorblaxy"), Value::Null);
     // A folder in a CMP_TOOL_PATH root counts too.
     let extra = t.home().join("extra");
     write_tool(
         &extra,
         "sprocketeer",
-        r#"{"intents":[{"patterns":["scrub the sprocket"],"command":"echo c"}]}"#,
+        r#"{"intents":[{"patterns":["scrub the zorblaxy"],"command":"echo c"}]}"#,
     );
     let doc = t
-        .args(["resolve", "scrub the sprocket"])
+        .args(["resolve", "scrub the zorblaxy"])
         .env("CMP_TOOL_PATH", extra.to_str().unwrap())
         .run()
         .json();

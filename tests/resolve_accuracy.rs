@@ -7,6 +7,11 @@
 //! moved between splits after its result is known. Tuning looks at the train split only; the
 //! test split is reported, never tuned on.
 //!
+//! The resolver learns phrasing from the train split (src/resolve/learned.json, checked below to
+//! be exactly that split). Its train figures are therefore cross-validated: the train split is
+//! cut in four folds by another part of the same hash, and each fold is resolved by an index
+//! that learned from the other three. The test split is resolved by the shipped index.
+//!
 //! `cargo test --test resolve_accuracy -- --nocapture` prints the figures and the train split's
 //! misses (`CMPX_SHOW_TEST_MISSES=1` adds the test split's, for a final look only).
 
@@ -87,8 +92,13 @@ fn data() -> Vec<Labelled> {
     out
 }
 
+/// The cross-validation fold of a train request.
+fn fold_of(text: &str) -> usize {
+    ((fnv1a(text) >> 8) % 4) as usize
+}
+
 /// The catalogue exported, plus every bundled adapter, in a temporary root.
-fn installed() -> (tempfile::TempDir, resolve::index::Index) {
+fn installed() -> (tempfile::TempDir, resolve::index::Index, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("tools");
     let bundles: Vec<_> = cmpx::catalogue::all()
@@ -109,8 +119,23 @@ fn installed() -> (tempfile::TempDir, resolve::index::Index) {
             }
         }
     }
-    let index = resolve::index::build(&[root]);
-    (dir, index)
+    let index = resolve::index::build(std::slice::from_ref(&root));
+    (dir, index, root)
+}
+
+/// One index per fold, each learning from the train split's other folds.
+fn fold_indexes(root: &Path) -> Vec<resolve::index::Index> {
+    let learned = resolve::learned::all();
+    (0..4)
+        .map(|k| {
+            let others: Vec<_> = learned
+                .iter()
+                .filter(|p| fold_of(&p.text) != k)
+                .cloned()
+                .collect();
+            resolve::index::build_learning(&[root.to_path_buf()], &others)
+        })
+        .collect()
 }
 
 /// Counts for one group of requests.
@@ -243,7 +268,8 @@ fn evaluate(
 
 #[test]
 fn resolution_accuracy_meets_the_targets() {
-    let (_dir, index) = installed();
+    let (_dir, index, root) = installed();
+    let folds = fold_indexes(&root);
     let requests = data();
     // (split, file, kind) → tally.
     let mut by: BTreeMap<(String, String, String), Tally> = BTreeMap::new();
@@ -254,7 +280,12 @@ fn resolution_accuracy_meets_the_targets() {
         } else {
             &mut train_misses
         };
-        if let Some(t) = evaluate(&index, r, misses) {
+        let index = if r.split == "test" {
+            &index
+        } else {
+            &folds[fold_of(&r.text)]
+        };
+        if let Some(t) = evaluate(index, r, misses) {
             by.entry((r.split.clone(), r.set.clone(), r.kind.clone()))
                 .or_default()
                 .add(&t);
@@ -357,6 +388,29 @@ const FLOOR: Floors = Floors {
     confident_wrong: 2.8,
     false_confidence: 4.0,
 };
+
+#[test]
+fn the_resolver_learns_from_exactly_the_train_split() {
+    let mut want: Vec<(String, String, Option<String>)> = data()
+        .into_iter()
+        .filter(|r| r.split == "train")
+        .filter_map(|r| Some((r.text, r.tool?, r.intent)))
+        .collect();
+    let mut got: Vec<(String, String, Option<String>)> = resolve::learned::all()
+        .iter()
+        .map(|p| (p.text.clone(), p.tool.clone(), p.intent.clone()))
+        .collect();
+    want.sort();
+    got.sort();
+    assert!(
+        got.iter().all(|(text, _, _)| split_of(text) == "train"),
+        "a test-split request is in src/resolve/learned.json"
+    );
+    assert_eq!(
+        got, want,
+        "src/resolve/learned.json is not the train split: run bench/learn-phrasings.py"
+    );
+}
 
 #[test]
 fn the_split_rule_is_stable() {

@@ -8,6 +8,7 @@
 //! scoring needs; the few candidates shown are read from their own files.
 
 use super::folders::{self, Prepared, Record, Tokens};
+use super::learned::{self, Learned, Phrasing};
 use super::stamp::{self, Stamps};
 use crate::cmp::registry;
 use serde::{Deserialize, Serialize};
@@ -16,7 +17,7 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
-const FORMAT: u32 = 6;
+const FORMAT: u32 = 7;
 
 pub type TermId = u32;
 
@@ -50,6 +51,16 @@ pub struct Entry {
     pub tool: u32,
     pub intent: u32,
     pub patterns: Vec<Pattern>,
+    /// How many of the patterns (the last ones) are learned phrasings, not the contract's.
+    #[serde(default)]
+    pub learned: u32,
+}
+
+impl Entry {
+    /// The patterns the tool's contract declares (without learned phrasings).
+    pub fn declared(&self) -> &[Pattern] {
+        &self.patterns[..self.patterns.len() - self.learned as usize]
+    }
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -85,6 +96,7 @@ impl Index {
 struct Builder {
     ids: HashMap<String, TermId>,
     terms: Vec<String>,
+    learned: HashMap<String, Vec<Learned>>,
 }
 
 impl Builder {
@@ -117,20 +129,39 @@ impl Builder {
             weak,
             modes: p.modes,
         });
+        let learned = self.learned.remove(&p.name).unwrap_or_default();
         for (i, intent) in p.intents.iter().enumerate() {
-            let patterns = intent
+            let mut patterns: Vec<Pattern> = intent
                 .iter()
                 .map(|tokens| match tokens {
                     Tokens::Terms(t) => Pattern::Terms(self.ids(t)),
                     Tokens::Regex(re) => Pattern::Regex(re.clone()),
                 })
                 .collect();
+            let declared = patterns.len();
+            for l in learned.iter().filter(|l| learned_intent(p, l) == Some(i)) {
+                patterns.push(Pattern::Terms(self.ids(&l.terms)));
+            }
+            let learned = (patterns.len() - declared) as u32;
             index.entries.push(Entry {
                 tool: t,
                 intent: i as u32,
                 patterns,
+                learned,
             });
         }
+    }
+}
+
+/// The intent a learned phrasing belongs to: the one whose first pattern is its label, else a
+/// catalogue tool's general intent.
+fn learned_intent(p: &Prepared, l: &Learned) -> Option<usize> {
+    match &l.label {
+        None => p.modes.then_some(0).or((p.intents.len() == 1).then_some(0)),
+        Some(label) => p
+            .intents
+            .iter()
+            .position(|i| matches!(i.first(), Some(Tokens::Terms(t)) if t == label)),
     }
 }
 
@@ -140,6 +171,7 @@ fn build_from(
     roots: &[PathBuf],
     stamps: &Stamps,
     old: &HashMap<PathBuf, Record>,
+    phrasings: &[Phrasing],
 ) -> (Index, Vec<Record>, usize) {
     let mut index = Index {
         format: FORMAT,
@@ -166,7 +198,10 @@ fn build_from(
             },
         }
     }
-    let mut builder = Builder::default();
+    let mut builder = Builder {
+        learned: learned::by_tool(phrasings),
+        ..Builder::default()
+    };
     // cmpx always knows its own catalogue; an exported copy (same name) stands in for it.
     for def in crate::catalogue::all()
         .iter()
@@ -225,7 +260,19 @@ fn build_from(
 
 /// A fresh index for `roots`, bypassing the cache (tests, benchmarks).
 pub fn build(roots: &[PathBuf]) -> Index {
-    build_from(roots, &stamp::stamps(roots, seed()), &HashMap::new()).0
+    build_learning(roots, learned::all())
+}
+
+/// [`build`] learning from `phrasings` instead of the embedded ones (the accuracy test's
+/// cross-validation leaves a part of its train split out).
+pub fn build_learning(roots: &[PathBuf], phrasings: &[Phrasing]) -> Index {
+    build_from(
+        roots,
+        &stamp::stamps(roots, seed()),
+        &HashMap::new(),
+        phrasings,
+    )
+    .0
 }
 
 /// A digest of the index format, the embedded catalogue and cmpx's version, so a new cmpx
@@ -234,6 +281,7 @@ fn seed() -> u64 {
     let mut h = DefaultHasher::new();
     FORMAT.hash(&mut h);
     env!("CARGO_PKG_VERSION").hash(&mut h);
+    learned::source().hash(&mut h);
     for src in crate::catalogue::sources() {
         src.path.hash(&mut h);
         src.text.hash(&mut h);
@@ -271,7 +319,7 @@ pub fn load_at(roots: &[PathBuf], cache: &Path) -> (Index, usize) {
     let records_path = cache.join("resolve-folders.bin");
     let old = read_records(&records_path, seed);
     super::timing::span("read folder records", &mut clock);
-    let (index, records, fresh) = build_from(roots, &stamps, &old);
+    let (index, records, fresh) = build_from(roots, &stamps, &old, learned::all());
     drop(old);
     super::timing::span("build", &mut clock);
     // The records first: they are valid on their own (each keyed by its folder's stamp), so a

@@ -2,6 +2,8 @@
 
 pub mod folders;
 pub mod index;
+pub mod learned;
+mod modes;
 pub mod samples;
 mod score;
 pub mod stamp;
@@ -21,15 +23,8 @@ pub const MIN_SCORE: f64 = 0.2;
 /// may be run by `cmpx do`.
 pub const CONFIDENT: f64 = 0.56;
 pub const CONFIDENT_MARGIN: f64 = 0.08;
-/// For a tool with modes, how far the chosen mode would have to lead the tool's next mode (on
-/// the modes' own patterns) for the candidate mode-gap condition; see `is_confident`.
-pub const MODE_GAP: f64 = 0.05;
 /// Two candidates closer than this are too close to call.
 pub const AMBIGUITY_GAP: f64 = 0.05;
-/// A mode's own score must reach this, and beat the tool's next mode by `MODE_LEAD`, to stand
-/// in for the general intent.
-const MODE_MIN: f64 = 0.3;
-const MODE_LEAD: f64 = 0.04;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct IntentRef {
@@ -90,6 +85,7 @@ pub fn query(text: &str) -> score::Query {
         terms: text::terms(&scrubbed.text),
         concepts: scrubbed.concepts.iter().map(|c| text::term(c)).collect(),
         raw: text.to_string(),
+        marks: text::marks(&scrubbed.text),
     }
 }
 
@@ -123,7 +119,7 @@ pub fn resolve(index: &Index, request: &str, opts: &Options) -> Resolution {
             );
         }
     }
-    let named = prefer_named_modes(index, &mut scored);
+    let choice = modes::prefer_named(index, &mut scored, &q);
     let top = scored.first().map_or(0.0, |s| s.score);
     let second = rival(index, &scored).map_or(0.0, |s| s.score);
     let features = Features {
@@ -137,7 +133,7 @@ pub fn resolve(index: &Index, request: &str, opts: &Options) -> Resolution {
                 .len()
                 .max(1) as f64,
         unknown: unknown as f64,
-        mode_gap: mode_gap(index, &scored, named),
+        mode_gap: modes::Choice::gap(choice),
     };
     let ambiguous = top >= MIN_SCORE && second >= MIN_SCORE && top - second < AMBIGUITY_GAP;
     // One matching word among several nobody's tools mention ("hash brown recipe") is a
@@ -184,25 +180,23 @@ pub struct Features {
     pub coverage: f64,
     /// Request words no installed tool mentions.
     pub unknown: f64,
-    /// For a tool with modes: how far the chosen mode's own score leads the tool's next mode
-    /// (negative when the general intent stayed on top for want of a clear mode); 0.5 for a
-    /// tool without modes, where there is no mode to get wrong.
+    /// For a tool with modes, how clearly the request names the mode chosen (see
+    /// `modes::Choice::gap`): negative when it uses words of some modes but names none.
     pub mode_gap: f64,
 }
 
 /// Whether the evidence is enough for `cmpx do` to act: the score and lead thresholds, chosen
-/// on the train split only. A mode-gap condition (`MODE_GAP`, half of the wrong actions on the
-/// train split are the right tool in the wrong mode) is measured by `bench/fit-confidence.py`
-/// but not applied: it also stopped `cmpx do` on a general intent that is right ("what date is
-/// 1700000000").
+/// on the train split only, and no doubt about the mode: a general intent run for a request
+/// that points at some of its modes without naming one would run the default mode, which is
+/// how most wrong actions on the train split went wrong.
 pub fn is_confident(f: &Features) -> bool {
-    f.top >= CONFIDENT && f.lead >= CONFIDENT_MARGIN
+    f.top >= CONFIDENT && f.lead >= CONFIDENT_MARGIN && f.mode_gap >= 0.0
 }
 
 /// The best candidate that would be a different decision from the first: another tool, or
 /// another intent of a tool whose intents are separate actions (an adapter's `git status` and
 /// `git reset --hard`). A catalogue tool's modes are one decision, settled by
-/// `prefer_named_modes`.
+/// `modes::prefer_named`.
 fn rival<'a>(index: &Index, scored: &'a [score::Scored]) -> Option<&'a score::Scored> {
     let first = scored.first()?;
     let tool = index.entries[first.entry].tool;
@@ -211,68 +205,6 @@ fn rival<'a>(index: &Index, scored: &'a [score::Scored]) -> Option<&'a score::Sc
         .iter()
         .skip(1)
         .find(|s| !modes || index.entries[s.entry].tool != tool)
-}
-
-/// A request that names one of a catalogue tool's modes ("to snake_case", "decode", "crlf to
-/// lf") gets the intent that carries it: when the tool's general intent leads on the tool's
-/// name but one mode clearly beats the tool's other modes, that mode takes the general
-/// intent's place (and score). Modes that tie leave the general intent, which asks for the
-/// choice as a parameter.
-fn prefer_named_modes(index: &Index, scored: &mut [score::Scored]) -> bool {
-    let Some(first) = scored.first() else {
-        return false;
-    };
-    let tool = index.entries[first.entry].tool;
-    if !index.tools[tool as usize].modes || index.entries[first.entry].intent != 0 {
-        return false;
-    }
-    let mut modes: Vec<(usize, f64)> = scored
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| index.entries[s.entry].tool == tool && index.entries[s.entry].intent != 0)
-        .map(|(at, s)| (at, s.own))
-        .collect();
-    modes.sort_by(|a, b| b.1.total_cmp(&a.1));
-    let Some(&(best_at, best)) = modes.first() else {
-        return false;
-    };
-    let next = modes.get(1).map_or(0.0, |m| m.1);
-    if best >= MODE_MIN && best - next >= MODE_LEAD {
-        let general = scored[0].score;
-        scored[best_at].score = general;
-        scored[0].score = best.min(general);
-        scored.swap(0, best_at);
-        scored[1..].sort_by(|a, b| b.score.total_cmp(&a.score).then(a.entry.cmp(&b.entry)));
-        return true;
-    }
-    false
-}
-
-/// How clearly the first candidate's mode is the one meant (see `Features::mode_gap`).
-fn mode_gap(index: &Index, scored: &[score::Scored], named: bool) -> f64 {
-    let Some(first) = scored.first() else {
-        return 0.0;
-    };
-    let tool = index.entries[first.entry].tool;
-    if !index.tools[tool as usize].modes {
-        return 0.5;
-    }
-    let mut own: Vec<f64> = scored
-        .iter()
-        .filter(|s| index.entries[s.entry].tool == tool && index.entries[s.entry].intent != 0)
-        .map(|s| s.own)
-        .collect();
-    if own.is_empty() {
-        // A tool with a single intent: nothing to choose between.
-        return 0.5;
-    }
-    own.sort_by(|a, b| b.total_cmp(a));
-    let gap = own[0] - own.get(1).copied().unwrap_or(0.0);
-    if named || index.entries[first.entry].intent != 0 {
-        gap
-    } else {
-        -gap
-    }
 }
 
 /// A candidate for display, with its command and parameters read from the tool's own files

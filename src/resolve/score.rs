@@ -37,6 +37,8 @@ pub struct Query {
     pub concepts: Vec<String>,
     /// The request as typed, for `re:` patterns.
     pub raw: String,
+    /// What the request names as wanted and as given (samples removed), for choosing a mode.
+    pub marks: super::text::Marks,
 }
 
 /// One distinct request term: its weight and the vocabulary terms it matches, with credit.

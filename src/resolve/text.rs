@@ -353,6 +353,42 @@ fn two_for_to() -> &'static regex::Regex {
 
 /// The ordered terms of a text, stop words dropped.
 pub fn terms(text: &str) -> Vec<String> {
+    words(&normalised(text))
+        .iter()
+        .filter(|w| !is_stop_word(w))
+        .map(|w| term(w))
+        .collect()
+}
+
+/// The formats or forms a text names as what it wants ("… in binary", "to snake_case",
+/// "as yaml") and as what it has ("from hex"): the term right after the marker word, which
+/// `terms` would drop as a stop word ("in") or keep without its role.
+pub fn marks(text: &str) -> Marks {
+    let words = words(&normalised(text));
+    let mut marks = Marks::default();
+    for pair in words.windows(2) {
+        let (marker, next) = (pair[0].as_str(), pair[1].as_str());
+        if is_stop_word(next) {
+            continue;
+        }
+        match marker {
+            "in" | "to" | "into" | "as" => marks.targets.push(term(next)),
+            "from" => marks.sources.push(term(next)),
+            _ => {}
+        }
+    }
+    marks
+}
+
+/// See [`marks`].
+#[derive(Debug, Default, Clone)]
+pub struct Marks {
+    pub targets: Vec<String>,
+    pub sources: Vec<String>,
+}
+
+/// Lowercased, with "json2yaml" spelt out and multi-word expressions folded (`PHRASES`).
+fn normalised(text: &str) -> String {
     let mut text = text.to_lowercase();
     // "json2yaml", "yml2json": the digit stands for "to".
     if text.contains('2') {
@@ -363,11 +399,7 @@ pub fn terms(text: &str) -> Vec<String> {
             text = text.replace(from, to);
         }
     }
-    words(&text)
-        .iter()
-        .filter(|w| !is_stop_word(w))
-        .map(|w| term(w))
-        .collect()
+    text
 }
 
 #[cfg(test)]
@@ -379,6 +411,14 @@ mod tests {
         let mut sorted = STOP_WORDS.to_vec();
         sorted.sort_unstable();
         assert_eq!(sorted, STOP_WORDS);
+    }
+
+    #[test]
+    fn marks_name_what_a_request_wants_and_has() {
+        let m = marks("what is 42 in binary, from hex? write it in dots and dashes");
+        assert_eq!(m.targets, vec!["binari", "mors"]);
+        assert_eq!(m.sources, vec!["hex"]);
+        assert!(marks("find it in this file").targets.is_empty());
     }
 
     #[test]

@@ -1,0 +1,246 @@
+//! Choosing among a catalogue tool's modes: which of the tool's intents a request names
+//! ("url decode", "to snake_case", "crlf to lf"), judged by the words that tell the tool's
+//! modes apart rather than by the words they share.
+
+use super::index::{Entry, Index, Pattern, TermId};
+use super::score::{Query, Scored};
+use std::collections::{HashMap, HashSet};
+
+/// A mode's own score must reach this, and beat the tool's next mode by `MODE_LEAD`, to stand
+/// in for the general intent.
+const MODE_MIN: f64 = 0.3;
+const MODE_LEAD: f64 = 0.04;
+/// How much more telling evidence (in within-tool IDF units, ln 2 for a word two of four modes
+/// use) the named mode needs than the tool's next mode.
+const TELLING_LEAD: f64 = 0.5;
+/// Telling weight of a mode whose pattern goes to what the request wants ("42 in binary" and
+/// "decimal to binary"); as much against one that goes from it.
+const DIRECTION: f64 = 1.0;
+
+/// Each mode entry of the first candidate's tool, with the weight of the request's terms that
+/// only some of the tool's modes use: a word every mode uses ("url" for url-encoder) tells
+/// nothing about which one is meant; a word one mode uses ("decode") tells it. Only the
+/// contract's own patterns count here: a learned phrasing carries incidental words.
+struct Telling {
+    /// The mode's position in `scored`.
+    at: usize,
+    weight: f64,
+    /// The part of `weight` from words the general intent does not declare too ("date" for a
+    /// timestamp converter's "milliseconds to date" is not a reason to doubt the general one).
+    beyond_general: f64,
+}
+
+fn telling(index: &Index, scored: &[Scored], q: &Query) -> Vec<Telling> {
+    let Some(first) = scored.first() else {
+        return Vec::new();
+    };
+    let tool = index.entries[first.entry].tool;
+    let modes: Vec<usize> = scored
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| index.entries[s.entry].tool == tool && index.entries[s.entry].intent != 0)
+        .map(|(at, _)| at)
+        .collect();
+    // Modes that share no term with the request are not in `scored`, but they still count
+    // as modes that do not use a word.
+    let total = index
+        .entries
+        .iter()
+        .filter(|e| e.tool == tool && e.intent != 0)
+        .count()
+        .max(modes.len());
+    if total < 2 {
+        return Vec::new();
+    }
+    let request: HashSet<&str> = q
+        .terms
+        .iter()
+        .chain(&q.concepts)
+        .map(String::as_str)
+        .collect();
+    let vocab: Vec<HashSet<TermId>> = modes
+        .iter()
+        .map(|&at| {
+            index.entries[scored[at].entry]
+                .declared()
+                .iter()
+                .filter_map(|p| match p {
+                    Pattern::Terms(t) => Some(t.iter().copied()),
+                    Pattern::Regex(_) => None,
+                })
+                .flatten()
+                .filter(|&t| request.contains(index.terms[t as usize].as_str()))
+                .collect()
+        })
+        .collect();
+    let mut df: HashMap<TermId, usize> = HashMap::new();
+    for v in &vocab {
+        for &t in v {
+            *df.entry(t).or_default() += 1;
+        }
+    }
+    let general: HashSet<TermId> = index
+        .entries
+        .iter()
+        .filter(|e| e.tool == tool && e.intent == 0)
+        .flat_map(|e| e.declared())
+        .filter_map(|p| match p {
+            Pattern::Terms(t) => Some(t.iter().copied()),
+            Pattern::Regex(_) => None,
+        })
+        .flatten()
+        .collect();
+    let marks = Marks::of(q);
+    let idf = |t: &TermId| (total as f64 / df[t] as f64).ln();
+    modes
+        .iter()
+        .zip(&vocab)
+        .map(|(&at, v)| {
+            let way = direction(index, &index.entries[scored[at].entry], &marks);
+            Telling {
+                at,
+                weight: v.iter().map(idf).sum::<f64>() + way,
+                beyond_general: v
+                    .iter()
+                    .filter(|t| !general.contains(t))
+                    .map(idf)
+                    .sum::<f64>()
+                    + way,
+            }
+        })
+        .collect()
+}
+
+/// The request's wanted and given forms, as sets of terms; a pasted sample is given.
+struct Marks<'a> {
+    targets: HashSet<&'a str>,
+    sources: HashSet<&'a str>,
+}
+
+impl<'a> Marks<'a> {
+    fn of(q: &'a Query) -> Self {
+        Marks {
+            targets: q.marks.targets.iter().map(String::as_str).collect(),
+            sources: q
+                .marks
+                .sources
+                .iter()
+                .chain(&q.concepts)
+                .map(String::as_str)
+                .collect(),
+        }
+    }
+}
+
+/// How a mode's declared "<from> to <to>" (or "to <to>", "from <from>") patterns agree with
+/// what the request wants and has: the best pattern's agreement, in `DIRECTION` units.
+fn direction(index: &Index, e: &Entry, marks: &Marks) -> f64 {
+    if marks.targets.is_empty() && marks.sources.is_empty() {
+        return 0.0;
+    }
+    let word = |t: &TermId| index.terms[*t as usize].as_str();
+    e.declared()
+        .iter()
+        .filter_map(|p| match p {
+            Pattern::Terms(t) => Some(t),
+            Pattern::Regex(_) => None,
+        })
+        .filter_map(|t| {
+            let (from, to): (&[TermId], &[TermId]) =
+                if let Some(at) = t.iter().position(|x| word(x) == "to") {
+                    (&t[..at], &t[at + 1..])
+                } else if t.first().is_some_and(|x| word(x) == "from") {
+                    (&t[1..], &[])
+                } else {
+                    return None;
+                };
+            let hits =
+                |side: &[TermId], set: &HashSet<&str>| side.iter().any(|x| set.contains(word(x)));
+            let mut score = 0.0;
+            if hits(to, &marks.targets) {
+                score += DIRECTION;
+            }
+            if hits(from, &marks.targets) {
+                score -= DIRECTION;
+            }
+            if hits(from, &marks.sources) {
+                score += DIRECTION / 2.0;
+            }
+            if hits(to, &marks.sources) {
+                score -= DIRECTION / 2.0;
+            }
+            Some(score)
+        })
+        .reduce(f64::max)
+        .unwrap_or(0.0)
+}
+
+/// A request that names one of a catalogue tool's modes gets the intent that carries it: when
+/// the tool's general intent leads on the tool's name but one mode clearly beats the tool's
+/// other modes (on telling words, else on its own score), that mode takes the general
+/// intent's place (and score). Modes that tie leave the general intent, which asks for the
+/// choice as a parameter. `None` for a first candidate that is not a tool's general intent.
+pub fn prefer_named(index: &Index, scored: &mut [Scored], q: &Query) -> Option<Choice> {
+    let first = scored.first()?;
+    let tool = index.entries[first.entry].tool;
+    if !index.tools[tool as usize].modes || index.entries[first.entry].intent != 0 {
+        return None;
+    }
+    let mut modes = telling(index, scored, q);
+    // Telling words first, the mode's own score to break a tie.
+    modes.sort_by(|a, b| {
+        b.weight
+            .total_cmp(&a.weight)
+            .then(scored[b.at].own.total_cmp(&scored[a.at].own))
+    });
+    let (best_at, best) = (modes.first()?.at, modes.first()?.weight);
+    let next = modes.get(1).map_or(0.0, |m| m.weight);
+    let lead = best - next;
+    let named = if lead >= TELLING_LEAD {
+        scored[best_at].own >= MODE_MIN / 2.0
+    } else {
+        // No telling word decides: the modes' own scores may, among the tied.
+        let own = scored[best_at].own;
+        let rival = modes
+            .iter()
+            .skip(1)
+            .filter(|m| best - m.weight < TELLING_LEAD)
+            .map(|m| scored[m.at].own)
+            .fold(0.0, f64::max);
+        own >= MODE_MIN && own - rival >= MODE_LEAD && own >= rival
+    };
+    if !named {
+        let telling = modes.iter().map(|m| m.beyond_general).fold(0.0, f64::max);
+        return Some(Choice::General { telling });
+    }
+    let (general, own) = (scored[0].score, scored[best_at].own);
+    scored[best_at].score = general;
+    scored[0].score = own.min(general);
+    scored.swap(0, best_at);
+    scored[1..].sort_by(|a, b| b.score.total_cmp(&a.score).then(a.entry.cmp(&b.entry)));
+    Some(Choice::Named { lead })
+}
+
+/// What `prefer_named` decided for a tool with modes.
+#[derive(Debug, Clone, Copy)]
+pub enum Choice {
+    /// A mode stands in for the general intent, leading the next mode by `lead` telling weight.
+    Named { lead: f64 },
+    /// The general intent stays; `telling` is the most any mode gets from words the general
+    /// intent does not declare (0 when the request uses none that tells the modes apart).
+    General { telling: f64 },
+}
+
+impl Choice {
+    /// How clearly the first candidate's mode is the one meant: 0.5 when there is no mode to
+    /// get wrong, the lead when a mode was named, negative when the request has words that
+    /// point at some modes but none of them clearly.
+    pub fn gap(choice: Option<Choice>) -> f64 {
+        match choice {
+            None => 0.5,
+            Some(Choice::Named { lead }) => lead,
+            Some(Choice::General { telling }) if telling <= 0.0 => 0.5,
+            Some(Choice::General { telling }) => -telling,
+        }
+    }
+}
