@@ -17,7 +17,7 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
-const FORMAT: u32 = 7;
+const FORMAT: u32 = 8;
 
 pub type TermId = u32;
 
@@ -71,6 +71,11 @@ pub struct Index {
     pub terms: Vec<String>,
     /// How many entries mention each term (patterns or weak terms).
     pub df: Vec<u32>,
+    /// Whether a term is in some tool's own words (a declared pattern or its weak terms), not
+    /// only in learned phrasings: only these are typo targets, and a word known only from a
+    /// learned phrasing (a typo someone made) does not stop a request's typo being corrected.
+    #[serde(default)]
+    pub declared: Vec<bool>,
     pub tools: Vec<ToolInfo>,
     pub entries: Vec<Entry>,
     #[serde(skip)]
@@ -241,6 +246,20 @@ fn build_from(
         for t in seen {
             index.df[t as usize] += 1;
         }
+    }
+    index.declared = vec![false; builder.terms.len()];
+    let declared = index
+        .entries
+        .iter()
+        .flat_map(|e| e.declared())
+        .filter_map(|p| match p {
+            Pattern::Terms(t) => Some(t.iter()),
+            Pattern::Regex(_) => None,
+        })
+        .flatten()
+        .chain(index.tools.iter().flat_map(|t| t.weak.iter()));
+    for &t in declared {
+        index.declared[t as usize] = true;
     }
     index.terms = builder.terms;
     let records = read

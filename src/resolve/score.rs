@@ -97,6 +97,7 @@ fn fuzzy_matches(index: &Index, term: &str) -> Vec<TermId> {
         .terms
         .iter()
         .enumerate()
+        .filter(|(i, _)| index.declared.get(*i).copied().unwrap_or(true))
         .filter(|(_, v)| {
             let vl = v.chars().count();
             // Cheap rejections first: the length, then the letters present (an edit changes at
@@ -131,10 +132,25 @@ fn prepare(q: &Query, index: &Index, ids: &HashMap<&str, TermId>) -> Prepared {
             continue;
         }
         match ids.get(t.as_str()) {
-            Some(&id) => terms.push(QueryTerm {
-                weight: idf[id as usize],
-                matches: vec![(id, 1.0)],
-            }),
+            Some(&id) if index.declared.get(id as usize).copied().unwrap_or(true) => {
+                terms.push(QueryTerm {
+                    weight: idf[id as usize],
+                    matches: vec![(id, 1.0)],
+                })
+            }
+            // Known only from a learned phrasing: that, and what it may be a typo of.
+            Some(&id) => {
+                let mut matches = vec![(id, 1.0)];
+                matches.extend(
+                    fuzzy_matches(index, t)
+                        .into_iter()
+                        .map(|v| (v, WEIGHTS.fuzzy)),
+                );
+                terms.push(QueryTerm {
+                    weight: idf[id as usize],
+                    matches,
+                })
+            }
             // A bare number no tool mentions is data ("255 in binary"), not a word about the tool.
             None if t.bytes().all(|b| b.is_ascii_digit()) => {}
             None => {
