@@ -4,7 +4,7 @@
 //! boundary put everywhere.
 
 use super::*;
-use crate::tools::json_scan::{next_special, next_special_swar};
+use crate::tools::json_scan::{digit_run, next_special, next_special_swar};
 use crate::tools::streaming::run_in_memory;
 use crate::tools::testing;
 use serde_json::json;
@@ -545,6 +545,21 @@ fn next_special_agrees_with_a_byte_by_byte_search_at_every_place() {
                     assert_eq!(next_special(&bytes, ascii), want, "{bytes:?} {ascii}");
                     assert_eq!(next_special_swar(&bytes, ascii), want, "{bytes:?} {ascii}");
                 }
+            }
+        }
+    }
+}
+
+#[test]
+fn digit_run_counts_leading_digits_at_every_place() {
+    for len in 0..=20 {
+        for at in 0..=len {
+            for stop in [b'/', b':', b'.', b'e', b'-', b' ', 0xb0, 0xb9, 0x00, 0x7f] {
+                let mut bytes: Vec<u8> = (0..len).map(|i| b'0' + (i % 10) as u8).collect();
+                if at < len {
+                    bytes[at] = stop;
+                }
+                assert_eq!(digit_run(&bytes), at, "{bytes:?}");
             }
         }
     }
