@@ -10,6 +10,8 @@
 
 use super::depth::JSON_DEPTH;
 
+mod fast;
+
 /// The scanner met something the in-memory path refuses.
 #[derive(Debug)]
 pub(crate) struct Invalid;
@@ -82,6 +84,8 @@ pub(crate) struct Scanner {
     pending: bool,
     pretty: bool,
     ascii: bool,
+    /// Check that the input is UTF-8: not on a second pass over input the first found valid.
+    utf8_check: bool,
     /// Bytes of a leading byte order mark matched so far; 3 once past the start.
     bom: u8,
     /// Inside a string: 0, or 1 after `\`, or 2..=5 while hex digits of `\u` remain (+1).
@@ -98,13 +102,15 @@ pub(crate) struct Scanner {
 }
 
 impl Scanner {
-    pub(crate) fn new(pretty: bool, ascii: bool) -> Self {
+    /// A scanner for a first pass (`utf8_check`) or a second one over the same input.
+    pub(crate) fn new(pretty: bool, ascii: bool, utf8_check: bool) -> Self {
         Scanner {
             state: State::Value { first: false },
             stack: Vec::with_capacity(JSON_DEPTH + 1),
             pending: false,
             pretty,
             ascii,
+            utf8_check,
             bom: 0,
             esc: 0,
             carry: [0; 4],
@@ -121,7 +127,9 @@ impl Scanner {
     pub(crate) fn feed<S: Sink>(&mut self, buf: &[u8], s: &mut S) -> Result<(), Invalid> {
         // Bytes outside strings must be ASCII and the grammar refuses any that are not, so a
         // check of the whole piece leaves strings free to copy non-ASCII text unexamined.
-        self.check_utf8(buf)?;
+        if self.utf8_check {
+            self.check_utf8(buf)?;
+        }
         let mut i = 0;
         while self.bom < 3 {
             let Some(&b) = buf.get(i) else {
@@ -143,7 +151,10 @@ impl Scanner {
                 State::Str { key } => self.string(buf, i, key, s)?,
                 State::Num(num) => self.number(buf, i, num, s)?,
                 State::Lit => self.literal(buf, i, s)?,
-                _ => self.tokens(buf, i, s)?,
+                _ => {
+                    let at = self.fast(buf, i, s)?;
+                    if at < n { self.token(buf, at, s)? } else { at }
+                }
             };
         }
         Ok(())
@@ -205,9 +216,9 @@ impl Scanner {
         }
     }
 
-    /// Whole tokens from `i` until the piece ends or a token runs past its end (the state then
-    /// says which); returns where it stopped.
-    fn tokens<S: Sink>(&mut self, buf: &[u8], mut i: usize, s: &mut S) -> Result<usize, Invalid> {
+    /// The next token from `i` (after any whitespace), whole or up to the end of the piece
+    /// (the state then says where it stopped); returns where it stopped.
+    fn token<S: Sink>(&mut self, buf: &[u8], mut i: usize, s: &mut S) -> Result<usize, Invalid> {
         let n = buf.len();
         while i < n {
             let b = buf[i];
@@ -252,8 +263,7 @@ impl Scanner {
                     if buf.get(i..end) == Some(self.lit) {
                         s.token(buf, i, end);
                         self.state = State::After;
-                        i = end;
-                        continue;
+                        return Ok(end);
                     }
                     self.lit_pos = 0;
                     self.state = State::Lit;
@@ -278,6 +288,7 @@ impl Scanner {
                 (State::Str { .. } | State::Num(_) | State::Lit, _) => return Ok(i),
                 _ => return Err(Invalid),
             }
+            return Ok(i);
         }
         Ok(i)
     }
@@ -551,11 +562,7 @@ impl Scanner {
 /// `None` when it may go on into the next piece.
 #[inline(always)]
 fn whole_number(bytes: &[u8]) -> Result<Option<usize>, Invalid> {
-    let digits = |from: usize| {
-        bytes.get(from..).map_or(0, |rest| {
-            rest.iter().take_while(|b| b.is_ascii_digit()).count()
-        })
-    };
+    let digits = |from: usize| bytes.get(from..).map_or(0, digit_run);
     let mut i = usize::from(bytes.first() == Some(&b'-'));
     match bytes.get(i) {
         Some(b'0') => i += 1,
@@ -584,10 +591,72 @@ fn whole_number(bytes: &[u8]) -> Result<Option<usize>, Invalid> {
     Ok((i < bytes.len()).then_some(i))
 }
 
+/// How many ASCII digits `bytes` starts with: eight bytes at a time (SWAR), so that the
+/// length of a number costs no branch per digit (nor a mispredicted one at its end).
+#[inline(always)]
+pub(crate) fn digit_run(bytes: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut at = 0;
+    while let Some(word) = bytes.get(at..at + 8) {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(word);
+        let x = u64::from_le_bytes(w);
+        // Per byte, on its low seven bits (no borrow or carry crosses bytes): the high bit of
+        // `low` is clear below 0x30, that of `high` set from 0x3a; `x` flags non-ASCII.
+        let low = (x | HIGH).wrapping_sub(ONES * 0x30);
+        let high = (x & !HIGH).wrapping_add(ONES * 0x46);
+        let other = (!low | high | x) & HIGH;
+        if other != 0 {
+            return at + (other.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    at + bytes[at..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count()
+}
+
 /// Where the first byte a string cannot simply copy is (`"`, `\`, a control character, and
-/// with `ascii` a non-ASCII byte), or the length of `bytes`: eight bytes at a time.
-#[inline]
+/// with `ascii` a non-ASCII byte), or the length of `bytes`: sixteen bytes at a time with SSE2
+/// (part of every x86-64 CPU), the rest eight at a time.
+#[inline(always)]
 pub(crate) fn next_special(bytes: &[u8], ascii: bool) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8,
+            _mm_or_si128, _mm_set1_epi8,
+        };
+        let mut at = 0;
+        while let Some(block) = bytes.get(at..at + 16) {
+            // SAFETY: SSE2 is part of x86-64, and the load reads the 16 bytes of `block`.
+            let flags = unsafe {
+                let x = _mm_loadu_si128(block.as_ptr().cast::<__m128i>());
+                let quote = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'"' as i8));
+                let slash = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'\\' as i8));
+                // Below 0x20 exactly when min(x, 0x1f) is x (unsigned).
+                let control = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x1f)), x);
+                let found = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, slash), control));
+                // The high bit of each byte: non-ASCII.
+                let high = if ascii { _mm_movemask_epi8(x) } else { 0 };
+                (found | high) as u32
+            };
+            if flags != 0 {
+                return at + flags.trailing_zeros() as usize;
+            }
+            at += 16;
+        }
+        at + next_special_swar(&bytes[at..], ascii)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    next_special_swar(bytes, ascii)
+}
+
+/// [`next_special`] eight bytes at a time in a `u64` (SWAR), for any CPU.
+#[inline(always)]
+pub(crate) fn next_special_swar(bytes: &[u8], ascii: bool) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let non_ascii = if ascii { HIGH } else { 0 };

@@ -45,7 +45,7 @@ pub fn plan_minify<'a>(args: &Args, input: Chunks<'a>) -> Result<Option<Plan<'a>
 fn plan(style: Style, input: Chunks<'_>, sizes: bool) -> Result<Option<Plan<'_>>, Stop> {
     let mut count = Count::new(style.unit.unwrap_or_default());
     let mut original = 0u64;
-    let scanned = run(style, input, &mut count, |n| original += n);
+    let scanned = run(style, input, &mut count, true, |n| original += n);
     match scanned {
         Ok(()) => {}
         // Refused: the ordinary path reads the input whole and says exactly what and where,
@@ -63,7 +63,9 @@ fn plan(style: Style, input: Chunks<'_>, sizes: bool) -> Result<Option<Plan<'_>>
     }
     let emit = Box::new(move |out: &mut dyn Write, escaped: bool| {
         let mut sink = Writer::new(out, style.unit, escaped);
-        run(style, input, &mut sink, |_| {}).map_err(|stop| match stop {
+        // The first pass found the input UTF-8; a file changed since is caught by the caller's
+        // check of its size and time of change, or by this pass's grammar.
+        run(style, input, &mut sink, false, |_| {}).map_err(|stop| match stop {
             // Valid on the first pass, not on this one: the file changed in between.
             Stop::Tool(_) => Stop::Tool(ToolError::execution(
                 "the input file changed while it was read",
@@ -82,14 +84,16 @@ fn plan(style: Style, input: Chunks<'_>, sizes: bool) -> Result<Option<Plan<'_>>
     }))
 }
 
-/// One pass of the scanner over the whole input into `sink`; `seen` gets each piece's length.
+/// One pass of the scanner over the whole input into `sink`, checking that it is UTF-8 when
+/// `utf8_check`; `seen` gets each piece's length.
 fn run<S: Sink>(
     style: Style,
     input: Chunks<'_>,
     sink: &mut S,
+    utf8_check: bool,
     mut seen: impl FnMut(u64),
 ) -> Result<(), Stop> {
-    let mut scanner = Scanner::new(style.unit.is_some(), style.ascii);
+    let mut scanner = Scanner::new(style.unit.is_some(), style.ascii, utf8_check);
     let invalid = |_: Invalid| Stop::Tool(ToolError::invalid("invalid JSON"));
     input.each(|piece| {
         seen(piece.len() as u64);

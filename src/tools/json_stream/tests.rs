@@ -4,7 +4,7 @@
 //! boundary put everywhere.
 
 use super::*;
-use crate::tools::json_scan::next_special;
+use crate::tools::json_scan::{digit_run, next_special, next_special_swar};
 use crate::tools::streaming::run_in_memory;
 use crate::tools::testing;
 use serde_json::json;
@@ -521,4 +521,46 @@ fn next_special_finds_the_first_byte_to_stop_at() {
     assert_eq!(next_special("é\"".as_bytes(), false), 2);
     assert_eq!(next_special(b"!#~ \x7f", true), 5);
     assert_eq!(next_special(b"\x20\x21\x22", false), 2);
+}
+
+#[test]
+fn next_special_agrees_with_a_byte_by_byte_search_at_every_place() {
+    // Both ends of each block of 16 (SSE2) and 8 (SWAR) bytes, and the tail after them.
+    let naive = |bytes: &[u8], ascii: bool| {
+        bytes
+            .iter()
+            .position(|&b| b < 0x20 || b == b'"' || b == b'\\' || (ascii && b >= 0x80))
+            .unwrap_or(bytes.len())
+    };
+    for len in 0..=40 {
+        for at in 0..len {
+            for stop in [b'"', b'\\', 0x00, 0x1f, 0x80, 0xff] {
+                // Bytes next to the ones searched for: none of them stops a search.
+                let mut bytes: Vec<u8> = (0..len)
+                    .map(|i| [b'!', b'#', b'[', 0x7f, b' '][i % 5])
+                    .collect();
+                bytes[at] = stop;
+                for ascii in [false, true] {
+                    let want = naive(&bytes, ascii);
+                    assert_eq!(next_special(&bytes, ascii), want, "{bytes:?} {ascii}");
+                    assert_eq!(next_special_swar(&bytes, ascii), want, "{bytes:?} {ascii}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn digit_run_counts_leading_digits_at_every_place() {
+    for len in 0..=20 {
+        for at in 0..=len {
+            for stop in [b'/', b':', b'.', b'e', b'-', b' ', 0xb0, 0xb9, 0x00, 0x7f] {
+                let mut bytes: Vec<u8> = (0..len).map(|i| b'0' + (i % 10) as u8).collect();
+                if at < len {
+                    bytes[at] = stop;
+                }
+                assert_eq!(digit_run(&bytes), at, "{bytes:?}");
+            }
+        }
+    }
 }
