@@ -20,6 +20,9 @@ pub struct Weights {
     /// Weight of the request's unexplained terms beyond which it counts only by its square
     /// root: a long, chatty request is not that much less about its tool.
     pub unmatched: f64,
+    /// Credit for matching a learned phrasing relative to a declared pattern: someone's words
+    /// for the tool, not the tool's own.
+    pub learned: f64,
 }
 
 pub const WEIGHTS: Weights = Weights {
@@ -28,6 +31,7 @@ pub const WEIGHTS: Weights = Weights {
     regex: 0.9,
     weak: 0.7,
     unmatched: 12.0,
+    learned: 0.9,
 };
 
 pub struct Query {
@@ -375,8 +379,9 @@ fn score_entry(e: &Entry, weak: &[TermId], q: &Prepared, raw: &str) -> (f64, f64
     };
     let mut union = vec![0.0; q.terms.len()];
     let mut strong = 0usize;
-    for p in &e.patterns {
-        let m = match p {
+    let declared = e.patterns.len() - e.learned as usize;
+    for (at, p) in e.patterns.iter().enumerate() {
+        let mut m = match p {
             Pattern::Terms(ts) => score_terms(ts, q, true),
             Pattern::Regex(re) => {
                 let hit = pattern_matches(re, raw);
@@ -387,6 +392,9 @@ fn score_entry(e: &Entry, weak: &[TermId], q: &Prepared, raw: &str) -> (f64, f64
                 }
             }
         };
+        if at >= declared {
+            m.score *= WEIGHTS.learned;
+        }
         for (u, c) in union.iter_mut().zip(&m.credit) {
             *u = f64::max(*u, *c);
         }
