@@ -1,6 +1,7 @@
 //! The resolution index's fast paths give exactly what a from-scratch build gives: the cached
 //! index, and an index rebuilt from the folder records after folders were added, edited in
-//! place, renamed, moved to `.cmp/` and removed (only those folders are read again).
+//! place, renamed, moved to `.cmp/` and removed (only those folders are read again), and after
+//! the index file was cut short or zero-filled.
 
 use cmpx::resolve::{self, Options, index};
 use std::path::{Path, PathBuf};
@@ -169,6 +170,20 @@ fn cached_and_incremental_indexes_equal_a_fresh_build() {
         best("scrub the sprocket").as_deref(),
         Some(names[3].as_str())
     );
+
+    // An index cut short or zero-filled after its header (what a crash can leave, since the
+    // cache is not synced) is rebuilt from the folder records, reading no folder.
+    let index_file = cache.join("resolve-index.bin");
+    let whole = std::fs::read(&index_file).unwrap();
+    let header = whole.iter().position(|&b| b == b'\n').unwrap() + 1;
+    std::fs::write(&index_file, &whole[..header + (whole.len() - header) / 2]).unwrap();
+    assert_eq!(load_matches_build(&roots, &cache), 0);
+    assert_eq!(std::fs::read(&index_file).unwrap(), whole);
+    let mut zeroed = whole.clone();
+    zeroed[header..].fill(0);
+    std::fs::write(&index_file, &zeroed).unwrap();
+    assert_eq!(load_matches_build(&roots, &cache), 0);
+    assert_eq!(std::fs::read(&index_file).unwrap(), whole);
 
     // A corrupt record file is ignored: every folder is read again, same index.
     std::fs::write(cache.join("resolve-folders.bin"), "garbage").unwrap();

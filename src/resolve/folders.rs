@@ -126,12 +126,12 @@ pub struct Record {
     pub tool: Prepared,
 }
 
-/// Every folder under `roots` in scan order, each reused from `old` when its stamp still
-/// matches and read otherwise (in parallel over the machine's cores).
+/// Every folder under `roots` in scan order, each taken from `old` when its stamp still
+/// matches (moved, not copied) and read otherwise (in parallel over the machine's cores).
 pub fn read_all(
     roots: &[PathBuf],
     stamps: &HashMap<PathBuf, u64>,
-    old: &HashMap<PathBuf, Record>,
+    mut old: HashMap<PathBuf, Record>,
     skipped: &mut Vec<Skipped>,
 ) -> (Vec<Result<Folder, Skipped>>, usize) {
     let mut found = Vec::new();
@@ -140,28 +140,31 @@ pub fn read_all(
             found.extend(registry::tool_folders(root, skipped));
         }
     }
-    let reuse = |dir: &Path| {
-        let r = old.get(dir)?;
-        (stamps.get(dir) == Some(&r.stamp)).then(|| Folder {
-            dir: dir.to_path_buf(),
-            name: r.tool.name.clone(),
-            tool: Ok(r.tool.clone()),
+    let reused: Vec<Option<Prepared>> = found
+        .iter()
+        .map(|(dir, _)| {
+            let r = old.remove(dir)?;
+            (stamps.get(dir) == Some(&r.stamp)).then_some(r.tool)
         })
-    };
+        .collect();
+    drop(old);
+    let fresh = reused.iter().filter(|r| r.is_none()).count();
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, 8);
-    let chunk = found.len().div_ceil(threads).max(256);
-    let read: Vec<(Result<Folder, Skipped>, bool)> = std::thread::scope(|s| {
-        let handles: Vec<_> = found
+    let chunk = fresh.div_ceil(threads).max(256);
+    let mut to_read: Vec<(usize, &(PathBuf, PathBuf))> = found
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| reused[*i].is_none())
+        .collect();
+    let read: Vec<(usize, Result<Folder, Skipped>)> = std::thread::scope(|s| {
+        let handles: Vec<_> = to_read
             .chunks(chunk)
             .map(|part| {
                 s.spawn(move || {
                     part.iter()
-                        .map(|(dir, cmp_dir)| match reuse(dir) {
-                            Some(f) => (Ok(f), false),
-                            None => (read(dir, cmp_dir), true),
-                        })
+                        .map(|&(i, (dir, cmp_dir))| (i, read(dir, cmp_dir)))
                         .collect::<Vec<_>>()
                 })
             })
@@ -171,6 +174,20 @@ pub fn read_all(
             .flat_map(|h| h.join().unwrap_or_default())
             .collect()
     });
-    let fresh = read.iter().filter(|(_, fresh)| *fresh).count();
-    (read.into_iter().map(|(f, _)| f).collect(), fresh)
+    to_read.clear();
+    let mut read = read.into_iter().peekable();
+    let folders = found
+        .into_iter()
+        .zip(reused)
+        .enumerate()
+        .filter_map(|(i, ((dir, _), tool))| match tool {
+            Some(tool) => Some(Ok(Folder {
+                dir,
+                name: tool.name.clone(),
+                tool: Ok(tool),
+            })),
+            None => read.next_if(|(at, _)| *at == i).map(|(_, f)| f),
+        })
+        .collect();
+    (folders, fresh)
 }

@@ -17,7 +17,7 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
-const FORMAT: u32 = 8;
+const FORMAT: u32 = 9;
 
 pub type TermId = u32;
 
@@ -59,7 +59,7 @@ pub struct Entry {
 impl Entry {
     /// The patterns the tool's contract declares (without learned phrasings).
     pub fn declared(&self) -> &[Pattern] {
-        &self.patterns[..self.patterns.len() - self.learned as usize]
+        &self.patterns[..self.patterns.len().saturating_sub(self.learned as usize)]
     }
 }
 
@@ -78,6 +78,13 @@ pub struct Index {
     pub declared: Vec<bool>,
     pub tools: Vec<ToolInfo>,
     pub entries: Vec<Entry>,
+    /// The entries mentioning each term, ascending: term `t`'s are
+    /// `postings[starts[t]..starts[t + 1]]`, so scoring visits only the entries that share a
+    /// term with the request instead of every installed intent.
+    starts: Vec<u32>,
+    postings: Vec<u32>,
+    /// The entries with a `re:` pattern, which any request may match.
+    pub regex: Vec<u32>,
     #[serde(skip)]
     pub skipped: Vec<registry::Skipped>,
 }
@@ -85,6 +92,15 @@ pub struct Index {
 impl Index {
     pub fn tool_of(&self, e: &Entry) -> &ToolInfo {
         &self.tools[e.tool as usize]
+    }
+
+    /// The entries mentioning term `t` (in a pattern, or in their tool's weak terms), ascending.
+    pub fn postings(&self, t: TermId) -> &[u32] {
+        let t = t as usize;
+        match (self.starts.get(t), self.starts.get(t + 1)) {
+            (Some(&a), Some(&b)) => self.postings.get(a as usize..b as usize).unwrap_or(&[]),
+            _ => &[],
+        }
     }
 
     /// Id lookup for the vocabulary, built on demand (a few thousand terms).
@@ -175,7 +191,7 @@ fn learned_intent(p: &Prepared, l: &Learned) -> Option<usize> {
 fn build_from(
     roots: &[PathBuf],
     stamps: &Stamps,
-    old: &HashMap<PathBuf, Record>,
+    old: HashMap<PathBuf, Record>,
     phrasings: &[Phrasing],
 ) -> (Index, Vec<Record>, usize) {
     let mut index = Index {
@@ -229,8 +245,10 @@ fn build_from(
             Err(skipped) => index.skipped.push(skipped.clone()),
         }
     }
+    // Postings by counting: each entry's distinct terms, then the entries of each term.
+    let mut per_entry: Vec<Vec<TermId>> = Vec::with_capacity(index.entries.len());
     index.df = vec![0; builder.terms.len()];
-    for e in &index.entries {
+    for (i, e) in index.entries.iter().enumerate() {
         let mut seen: Vec<TermId> = e
             .patterns
             .iter()
@@ -243,8 +261,27 @@ fn build_from(
             .collect();
         seen.sort_unstable();
         seen.dedup();
-        for t in seen {
+        for &t in &seen {
             index.df[t as usize] += 1;
+        }
+        per_entry.push(seen);
+        if e.patterns.iter().any(|p| matches!(p, Pattern::Regex(_))) {
+            index.regex.push(i as u32);
+        }
+    }
+    index.starts = Vec::with_capacity(index.df.len() + 1);
+    let mut at = 0u32;
+    for &df in &index.df {
+        index.starts.push(at);
+        at += df;
+    }
+    index.starts.push(at);
+    index.postings = vec![0; at as usize];
+    let mut next: Vec<u32> = index.starts.clone();
+    for (i, seen) in per_entry.iter().enumerate() {
+        for &t in seen {
+            index.postings[next[t as usize] as usize] = i as u32;
+            next[t as usize] += 1;
         }
     }
     index.declared = vec![false; builder.terms.len()];
@@ -288,7 +325,7 @@ pub fn build_learning(roots: &[PathBuf], phrasings: &[Phrasing]) -> Index {
     build_from(
         roots,
         &stamp::stamps(roots, seed()),
-        &HashMap::new(),
+        HashMap::new(),
         phrasings,
     )
     .0
@@ -338,23 +375,39 @@ pub fn load_at(roots: &[PathBuf], cache: &Path) -> (Index, usize) {
     let records_path = cache.join("resolve-folders.bin");
     let old = read_records(&records_path, seed);
     super::timing::span("read folder records", &mut clock);
-    let (index, records, fresh) = build_from(roots, &stamps, &old, learned::all());
-    drop(old);
+    let (index, records, fresh) = build_from(roots, &stamps, old, learned::all());
     super::timing::span("build", &mut clock);
     // The records first: they are valid on their own (each keyed by its folder's stamp), so a
     // run stopped between the two writes leaves nothing wrong behind.
-    if let Ok(body) = rmp_serde::to_vec(&records) {
-        let mut bytes = header("folders", seed).into_bytes();
-        bytes.extend_from_slice(&body);
-        let _ = crate::cmp::atomic::write(&records_path, &bytes);
+    if let Ok(body) = postcard::to_stdvec(&records) {
+        write_cache(&records_path, &header("folders", seed), &body);
     }
-    if let Ok(body) = rmp_serde::to_vec(&index) {
-        let mut bytes = header("index", stamps.digest).into_bytes();
-        bytes.extend_from_slice(&body);
-        let _ = crate::cmp::atomic::write(&index_path, &bytes);
+    if let Ok(body) = postcard::to_stdvec(&index) {
+        write_cache(&index_path, &header("index", stamps.digest), &body);
     }
     super::timing::span("write cache", &mut clock);
     (index, fresh)
+}
+
+/// Replaces a cache file by a rename, without waiting for the disk (`fsync`): a cache lost or
+/// cut short by a crash fails its header or decoding (or its consistency check) and is rebuilt,
+/// and waiting for the disk was most of an after-install run's write time.
+fn write_cache(path: &Path, header: &str, body: &[u8]) {
+    let Some(dir) = path.parent() else { return };
+    let write = || -> std::io::Result<()> {
+        std::fs::create_dir_all(dir)?;
+        let mut tmp = tempfile::Builder::new()
+            .prefix(crate::cmp::atomic::TEMP_PREFIX)
+            .tempfile_in(dir)?;
+        std::io::Write::write_all(&mut tmp, header.as_bytes())?;
+        std::io::Write::write_all(&mut tmp, body)?;
+        // tempfile creates 0600; the cache is as readable as the files it indexes.
+        tmp.as_file()
+            .set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644))?;
+        tmp.persist(path).map_err(|e| e.error)?;
+        Ok(())
+    };
+    let _ = write();
 }
 
 /// Largest cache read back; a bigger (or non-regular) file is ignored and the index rebuilt.
@@ -369,16 +422,46 @@ fn read_cached(path: &Path, kind: &str, stamp: u64) -> Option<Vec<u8>> {
 
 fn read_index(path: &Path, stamp: u64) -> Option<Index> {
     let body = read_cached(path, "index", stamp)?;
-    rmp_serde::from_slice::<Index>(&body)
+    postcard::from_bytes::<Index>(&body)
         .ok()
-        .filter(|i| i.format == FORMAT && i.stamp == stamp)
+        .filter(|i| i.format == FORMAT && i.stamp == stamp && i.consistent())
+}
+
+impl Index {
+    /// Whether every id in a decoded index points inside it, so a damaged cache that still
+    /// decodes is rebuilt instead of indexing out of bounds.
+    fn consistent(&self) -> bool {
+        let (terms, entries, tools) = (self.terms.len(), self.entries.len(), self.tools.len());
+        self.df.len() == terms
+            && self.declared.len() == terms
+            && self.starts.len() == terms + 1
+            && self.starts.windows(2).all(|w| w[0] <= w[1])
+            && self
+                .starts
+                .last()
+                .is_some_and(|&l| l as usize == self.postings.len())
+            && self.postings.iter().all(|&e| (e as usize) < entries)
+            && self.regex.iter().all(|&e| (e as usize) < entries)
+            && self.entries.iter().all(|e| {
+                (e.tool as usize) < tools
+                    && e.learned as usize <= e.patterns.len()
+                    && e.patterns.iter().all(|p| match p {
+                        Pattern::Terms(t) => t.iter().all(|&t| (t as usize) < terms),
+                        Pattern::Regex(_) => true,
+                    })
+            })
+            && self
+                .tools
+                .iter()
+                .all(|t| t.weak.iter().all(|&w| (w as usize) < terms))
+    }
 }
 
 /// The folder records of the last build, by folder; none when missing, corrupt or written by
 /// another cmpx (a rebuild then reads every folder).
 fn read_records(path: &Path, seed: u64) -> HashMap<PathBuf, Record> {
     read_cached(path, "folders", seed)
-        .and_then(|body| rmp_serde::from_slice::<Vec<Record>>(&body).ok())
+        .and_then(|body| postcard::from_bytes::<Vec<Record>>(&body).ok())
         .unwrap_or_default()
         .into_iter()
         .map(|r| (r.dir.clone(), r))

@@ -379,7 +379,7 @@ fn score_entry(e: &Entry, weak: &[TermId], q: &Prepared, raw: &str) -> (f64, f64
     };
     let mut union = vec![0.0; q.terms.len()];
     let mut strong = 0usize;
-    let declared = e.patterns.len() - e.learned as usize;
+    let declared = e.patterns.len().saturating_sub(e.learned as usize);
     for (at, p) in e.patterns.iter().enumerate() {
         let mut m = match p {
             Pattern::Terms(ts) => score_terms(ts, q, true),
@@ -490,12 +490,26 @@ pub fn score_all(index: &Index, query: &Query) -> (Vec<Scored>, usize) {
         .flat_map(|t| t.matches.iter().map(|(v, _)| *v))
         .filter(|v| !connectives.contains(v))
         .collect();
+    // The entries that share a wanted term (from the postings) or whose `re:` pattern
+    // matches, in entry order; no other entry can score.
+    let mut visit: Vec<u32> = wanted
+        .iter()
+        .flat_map(|&t| index.postings(t).iter().copied())
+        .chain(
+            index
+                .regex
+                .iter()
+                .copied()
+                .filter(|&i| regex_hit(&index.entries[i as usize], &query.raw)),
+        )
+        .collect();
+    visit.sort_unstable();
+    visit.dedup();
     let mut scored = Vec::new();
-    for (i, e) in index.entries.iter().enumerate() {
+    for i in visit {
+        let i = i as usize;
+        let e = &index.entries[i];
         let weak = &index.tool_of(e).weak;
-        if !wanted.iter().any(|&id| mentions(e, weak, id)) && !regex_hit(e, &query.raw) {
-            continue;
-        }
         let direction = direction_factor(e, &q);
         let (score, own) = score_entry(e, weak, &q, &query.raw);
         let (score, own) = (score * direction, own * direction);

@@ -2,7 +2,7 @@
 //! with one `fstatat` per file relative to an open root, so a warm load costs two short
 //! stat calls per folder and no path walk from `/`.
 
-use std::ffi::{CString, OsStr, OsString};
+use std::ffi::{CStr, OsStr, OsString};
 use std::fs::File;
 use std::hash::{Hash, Hasher};
 use std::os::fd::AsRawFd;
@@ -29,8 +29,7 @@ fn hash_stat(h: &mut impl Hasher, st: &Result<libc::stat, std::io::ErrorKind>) {
 }
 
 /// `fstatat(root, rel)`, following symbolic links or not.
-fn stat_at(root: &File, rel: &[u8], follow: bool) -> Result<libc::stat, std::io::ErrorKind> {
-    let rel = CString::new(rel).map_err(|_| std::io::ErrorKind::InvalidInput)?;
+fn stat_at(root: &File, rel: &CStr, follow: bool) -> Result<libc::stat, std::io::ErrorKind> {
     let flags = if follow { 0 } else { libc::AT_SYMLINK_NOFOLLOW };
     let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
     // SAFETY: `rel` is NUL-terminated, `st` is a valid buffer for one `stat`, and the
@@ -44,25 +43,47 @@ fn stat_at(root: &File, rel: &[u8], follow: bool) -> Result<libc::stat, std::io:
     }
 }
 
+/// `name/sub/file` as a C string in `buf` (reused across calls: the warm path stats every
+/// folder, so it allocates nothing per call); `None` for a name holding a NUL.
+fn rel_path<'a>(buf: &'a mut Vec<u8>, name: &OsStr, sub: &str, file: &str) -> Option<&'a CStr> {
+    buf.clear();
+    buf.extend_from_slice(name.as_bytes());
+    buf.push(b'/');
+    buf.extend_from_slice(sub.as_bytes());
+    buf.push(b'/');
+    buf.extend_from_slice(file.as_bytes());
+    buf.push(0);
+    CStr::from_bytes_with_nul(buf).ok()
+}
+
+fn stat_rel(
+    root: &File,
+    buf: &mut Vec<u8>,
+    name: &OsStr,
+    sub: &str,
+    file: &str,
+    follow: bool,
+) -> Result<libc::stat, std::io::ErrorKind> {
+    let rel = rel_path(buf, name, sub, file).ok_or(std::io::ErrorKind::InvalidInput)?;
+    stat_at(root, rel, follow)
+}
+
 /// The stamp of one tool folder: which CMP folder it uses (`cmp/` before `.cmp/`, as the
 /// scan decides: a manifest that is a dangling link still picks its folder) and the metadata
 /// of its manifest and capability (through links).
-pub fn folder(root: &File, name: &OsStr) -> u64 {
+pub fn folder(root: &File, name: &OsStr, buf: &mut Vec<u8>) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     for sub in ["cmp", ".cmp"] {
-        let mut rel = name.as_bytes().to_vec();
-        rel.extend_from_slice(format!("/{sub}/").as_bytes());
-        let at = rel.len();
-        rel.extend_from_slice(b"manifest.json");
-        let manifest = stat_at(root, &rel, true);
-        if manifest.is_err() && stat_at(root, &rel, false).is_err() {
+        let manifest = stat_rel(root, buf, name, sub, "manifest.json", true);
+        if manifest.is_err() && stat_rel(root, buf, name, sub, "manifest.json", false).is_err() {
             continue;
         }
         sub.hash(&mut h);
         hash_stat(&mut h, &manifest);
-        rel.truncate(at);
-        rel.extend_from_slice(b"capability.json");
-        hash_stat(&mut h, &stat_at(root, &rel, true));
+        hash_stat(
+            &mut h,
+            &stat_rel(root, buf, name, sub, "capability.json", true),
+        );
         return h.finish();
     }
     h.finish()
@@ -114,7 +135,12 @@ pub fn stamps(roots: &[PathBuf], seed: u64) -> Stamps {
                 .chunks(chunk)
                 .map(|part| {
                     let dir = &dir;
-                    s.spawn(move || part.iter().map(|n| folder(dir, n)).collect::<Vec<u64>>())
+                    s.spawn(move || {
+                        let mut buf = Vec::new();
+                        part.iter()
+                            .map(|n| folder(dir, n, &mut buf))
+                            .collect::<Vec<u64>>()
+                    })
                 })
                 .collect();
             handles
