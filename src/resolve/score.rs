@@ -555,7 +555,10 @@ mod tests {
         assert!(pattern_matches(r"^\w+$", "héllo"));
         assert!(!pattern_matches(r"^\w+$", "hello world"));
         // Case-insensitive both ways, as before.
-        assert!(pattern_matches(r"\bapplication/vnd\.[\w.+-]+", "APPLICATION/VND.MS-EXCEL"));
+        assert!(pattern_matches(
+            r"\bapplication/vnd\.[\w.+-]+",
+            "APPLICATION/VND.MS-EXCEL"
+        ));
         // A pattern that needs Unicode still works for an ASCII request.
         assert!(pattern_matches(r"\p{Greek}|abc", "xabcx"));
         assert!(pattern_matches(r"\p{Greek}", "λ"));
