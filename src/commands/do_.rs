@@ -19,8 +19,11 @@ pub fn run(mode: Mode, words: &[String]) -> Result<ExitCode, Error> {
             "say what you want first, e.g. cmpx do pretty print json --input @f.json".into(),
         ));
     }
-    let index = resolve::index::load(&crate::paths::all_roots());
-    let resolution = resolve::resolve(&index, &request, &Options::default());
+    let (index, resolution) = resolve::index::load_then(&crate::paths::all_roots(), |index| {
+        resolve::resolve(index, &request, &Options::default())
+    });
+    // Never freed, as in `cmpx resolve`: the process ends soon, and the exit frees it at once.
+    std::mem::forget(index);
     let Some(best) = resolution.chosen() else {
         let (code, exit, message) = if resolution.candidates.is_empty() {
             (

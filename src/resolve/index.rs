@@ -354,28 +354,52 @@ fn header(kind: &str, stamp: u64) -> String {
 /// The index for `roots`: from the cache when its stamp still matches, else rebuilt (and the
 /// cache refreshed when it can be written; a read-only home just means no cache).
 pub fn load(roots: &[PathBuf]) -> Index {
+    load_then(roots, |_| ()).0
+}
+
+/// [`load`], and `then` applied to the index: first to the cached one while the folders are
+/// still being stamped, so that on a warm run the answer is ready when the stamps say the
+/// cache is fresh; again to the rebuilt one when they say it is not.
+pub fn load_then<T>(roots: &[PathBuf], then: impl Fn(&Index) -> T) -> (Index, T) {
     match crate::paths::cmp_home() {
-        Some(home) => load_at(roots, &home.join("cache")).0,
-        None => build(roots),
+        Some(home) => {
+            let (index, _, value) = load_at_then(roots, &home.join("cache"), then);
+            (index, value)
+        }
+        None => {
+            let index = build(roots);
+            let value = then(&index);
+            (index, value)
+        }
     }
 }
 
 /// [`load`] with the cache in `cache`; also says how many folders were read afresh (none when
 /// the index came from the cache).
 pub fn load_at(roots: &[PathBuf], cache: &Path) -> (Index, usize) {
+    let (index, fresh, ()) = load_at_then(roots, cache, |_| ());
+    (index, fresh)
+}
+
+fn load_at_then<T>(
+    roots: &[PathBuf],
+    cache: &Path,
+    then: impl Fn(&Index) -> T,
+) -> (Index, usize, T) {
     let mut clock = std::time::Instant::now();
     let seed = seed();
     let index_path = cache.join("resolve-index.bin");
-    // The cached index is read and decoded while the folders are stamped: only the stamps say
-    // whether it is still fresh, and on a warm run the two take about as long.
-    let (stamps, cached) = std::thread::scope(|s| {
-        let reader = s.spawn(|| read_index(&index_path));
-        let stamps = stamp::stamps(roots, seed);
-        (stamps, reader.join().ok().flatten())
+    // The cached index is read, decoded and used while the folders are stamped: only the
+    // stamps say whether it is still fresh, and on a warm run they are most of the time.
+    let (stamps, cached) = stamp::stamps_with(roots, seed, || {
+        read_index(&index_path).map(|index| {
+            let value = then(&index);
+            (index, value)
+        })
     });
     super::timing::span("stamp and read cache", &mut clock);
-    if let Some(index) = cached.filter(|i| i.stamp == stamps.digest) {
-        return (index, 0);
+    if let Some((index, value)) = cached.filter(|(i, _)| i.stamp == stamps.digest) {
+        return (index, 0, value);
     }
     let records_path = cache.join("resolve-folders.bin");
     let old = read_records(&records_path, seed);
@@ -391,7 +415,8 @@ pub fn load_at(roots: &[PathBuf], cache: &Path) -> (Index, usize) {
         write_cache(&index_path, &header("index", stamps.digest), &body);
     }
     super::timing::span("write cache", &mut clock);
-    (index, fresh)
+    let value = then(&index);
+    (index, fresh, value)
 }
 
 /// Replaces a cache file by a rename, without waiting for the disk (`fsync`): a cache lost or
