@@ -115,7 +115,9 @@ impl Index {
 
 #[derive(Default)]
 struct Builder {
-    ids: HashMap<String, TermId>,
+    /// FxHash: the terms are the installed tools' own words, and SipHash was a tenth of a
+    /// rebuild.
+    ids: rustc_hash::FxHashMap<String, TermId>,
     terms: Vec<String>,
     learned: HashMap<String, Vec<Learned>>,
 }
@@ -392,30 +394,42 @@ fn load_at_then<T>(
     // The cached index is read, decoded and used while the folders are stamped: only the
     // stamps say whether it is still fresh, and on a warm run they are most of the time.
     let (stamps, cached) = stamp::stamps_with(roots, seed, || {
-        read_index(&index_path).map(|index| {
+        let mut clock = std::time::Instant::now();
+        let index = read_index(&index_path);
+        super::timing::span("read cache (while stamping)", &mut clock);
+        index.map(|index| {
             let value = then(&index);
             (index, value)
         })
     });
-    super::timing::span("stamp and read cache", &mut clock);
-    if let Some((index, value)) = cached.filter(|(i, _)| i.stamp == stamps.digest) {
-        return (index, 0, value);
-    }
+    super::timing::span("stamp, read cache and answer", &mut clock);
+    let stale = match cached {
+        Some((index, value)) if index.stamp == stamps.digest => return (index, 0, value),
+        stale => stale.map(|(index, _)| index),
+    };
     let records_path = cache.join("resolve-folders.bin");
     let old = read_records(&records_path, seed);
     super::timing::span("read folder records", &mut clock);
     let (index, records, fresh) = build_from(roots, &stamps, old, learned::all());
     super::timing::span("build", &mut clock);
-    // The records first: they are valid on their own (each keyed by its folder's stamp), so a
-    // run stopped between the two writes leaves nothing wrong behind.
-    if let Ok(body) = postcard::to_stdvec(&records) {
-        write_cache(&records_path, &header("folders", seed), &body);
-    }
-    if let Ok(body) = postcard::to_stdvec(&index) {
-        write_cache(&index_path, &header("index", stamps.digest), &body);
-    }
-    super::timing::span("write cache", &mut clock);
-    let value = then(&index);
+    // The cache is written while the request is answered from the new index.
+    let value = std::thread::scope(|s| {
+        s.spawn(|| {
+            // The records first: they are valid on their own (each keyed by its folder's
+            // stamp), so a run stopped between the two writes leaves nothing wrong behind.
+            if let Ok(body) = postcard::to_stdvec(&records) {
+                write_cache(&records_path, &header("folders", seed), &body);
+            }
+            if let Ok(body) = postcard::to_stdvec(&index) {
+                write_cache(&index_path, &header("index", stamps.digest), &body);
+            }
+        });
+        then(&index)
+    });
+    super::timing::span("write cache and answer", &mut clock);
+    // Freeing the stale index and the records is a hundred thousand small frees: another
+    // thread does it, and a command that ends first leaves it to the exit.
+    std::thread::spawn(move || drop((stale, records)));
     (index, fresh, value)
 }
 
