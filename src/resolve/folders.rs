@@ -85,13 +85,15 @@ pub fn prepare(m: &Manifest, cap: &Capability) -> Prepared {
 /// or why its capability could not be used.
 pub struct Folder {
     pub dir: PathBuf,
+    /// The folder's stamp when it was read (see `stamp`).
+    pub stamp: u64,
     pub name: String,
     pub tool: Result<Prepared, Skipped>,
 }
 
 /// Reads one folder as `registry::scan` and the index would: a manifest that is unreadable or
 /// has problems means no tool at all.
-fn read(dir: &Path, cmp_dir: &Path) -> Result<Folder, Skipped> {
+fn read(dir: &Path, cmp_dir: &Path, stamp: u64) -> Result<Folder, Skipped> {
     let manifest_path = cmp_dir.join("manifest.json");
     let manifest: Manifest = registry::read_json(&manifest_path).map_err(|reason| Skipped {
         path: manifest_path.clone(),
@@ -113,6 +115,7 @@ fn read(dir: &Path, cmp_dir: &Path) -> Result<Folder, Skipped> {
         });
     Ok(Folder {
         dir: dir.to_path_buf(),
+        stamp,
         name: manifest.name,
         tool,
     })
@@ -126,25 +129,18 @@ pub struct Record {
     pub tool: Prepared,
 }
 
-/// Every folder under `roots` in scan order, each taken from `old` when its stamp still
-/// matches (moved, not copied) and read otherwise (in parallel over the machine's cores).
+/// Every tool folder `found` by the stamps (in scan order), each taken from `old` when its
+/// stamp still matches (moved, not copied) and read otherwise (in parallel over the
+/// machine's cores).
 pub fn read_all(
-    roots: &[PathBuf],
-    stamps: &HashMap<PathBuf, u64>,
+    found: Vec<(PathBuf, PathBuf, u64)>,
     mut old: HashMap<PathBuf, Record>,
-    skipped: &mut Vec<Skipped>,
 ) -> (Vec<Result<Folder, Skipped>>, usize) {
-    let mut found = Vec::new();
-    for root in roots {
-        if root.is_dir() {
-            found.extend(registry::tool_folders(root, skipped));
-        }
-    }
     let reused: Vec<Option<Prepared>> = found
         .iter()
-        .map(|(dir, _)| {
+        .map(|(dir, _, stamp)| {
             let r = old.remove(dir)?;
-            (stamps.get(dir) == Some(&r.stamp)).then_some(r.tool)
+            (*stamp == r.stamp).then_some(r.tool)
         })
         .collect();
     drop(old);
@@ -153,7 +149,7 @@ pub fn read_all(
         .map_or(1, |n| n.get())
         .clamp(1, 8);
     let chunk = fresh.div_ceil(threads).max(256);
-    let mut to_read: Vec<(usize, &(PathBuf, PathBuf))> = found
+    let mut to_read: Vec<(usize, &(PathBuf, PathBuf, u64))> = found
         .iter()
         .enumerate()
         .filter(|(i, _)| reused[*i].is_none())
@@ -164,7 +160,7 @@ pub fn read_all(
             .map(|part| {
                 s.spawn(move || {
                     part.iter()
-                        .map(|&(i, (dir, cmp_dir))| (i, read(dir, cmp_dir)))
+                        .map(|&(i, (dir, cmp_dir, stamp))| (i, read(dir, cmp_dir, *stamp)))
                         .collect::<Vec<_>>()
                 })
             })
@@ -180,9 +176,10 @@ pub fn read_all(
         .into_iter()
         .zip(reused)
         .enumerate()
-        .filter_map(|(i, ((dir, _), tool))| match tool {
+        .filter_map(|(i, ((dir, _, stamp), tool))| match tool {
             Some(tool) => Some(Ok(Folder {
                 dir,
+                stamp,
                 name: tool.name.clone(),
                 tool: Ok(tool),
             })),

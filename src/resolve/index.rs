@@ -191,18 +191,17 @@ fn learned_intent(p: &Prepared, l: &Learned) -> Option<usize> {
 /// Builds the index, reusing each folder of `old` whose stamp is unchanged; returns the
 /// records to cache for the next rebuild and how many folders were read afresh.
 fn build_from(
-    roots: &[PathBuf],
     stamps: &Stamps,
     old: HashMap<PathBuf, Record>,
-    phrasings: &[Phrasing],
+    learned: HashMap<String, Vec<Learned>>,
 ) -> (Index, Vec<Record>, usize) {
     let mut index = Index {
         format: FORMAT,
         stamp: stamps.digest,
         ..Index::default()
     };
-    let stamps_by_dir = stamps.folders();
-    let (read, fresh) = folders::read_all(roots, &stamps_by_dir, old, &mut index.skipped);
+    let found = stamps.tool_folders(&mut index.skipped);
+    let (read, fresh) = folders::read_all(found, old);
     // A name found in an earlier root (or earlier in a root) shadows the same name later.
     let mut dirs: HashMap<&str, &Path> = HashMap::new();
     let mut tools = Vec::new();
@@ -222,7 +221,7 @@ fn build_from(
         }
     }
     let mut builder = Builder {
-        learned: learned::by_tool(phrasings),
+        learned,
         ..Builder::default()
     };
     // cmpx always knows its own catalogue; an exported copy (same name) stands in for it.
@@ -305,10 +304,9 @@ fn build_from(
         .into_iter()
         .filter_map(|f| {
             let f = f.ok()?;
-            let stamp = *stamps_by_dir.get(&f.dir)?;
             Some(Record {
                 dir: f.dir,
-                stamp,
+                stamp: f.stamp,
                 tool: f.tool.ok()?,
             })
         })
@@ -325,10 +323,9 @@ pub fn build(roots: &[PathBuf]) -> Index {
 /// cross-validation leaves a part of its train split out).
 pub fn build_learning(roots: &[PathBuf], phrasings: &[Phrasing]) -> Index {
     build_from(
-        roots,
         &stamp::stamps(roots, seed()),
         HashMap::new(),
-        phrasings,
+        learned::by_tool(phrasings),
     )
     .0
 }
@@ -408,9 +405,20 @@ fn load_at_then<T>(
         stale => stale.map(|(index, _)| index),
     };
     let records_path = cache.join("resolve-folders.bin");
-    let old = read_records(&records_path, seed);
-    super::timing::span("read folder records", &mut clock);
-    let (index, records, fresh) = build_from(roots, &stamps, old, learned::all());
+    // Tokenising the learned phrasings takes as long as decoding the records: both at once.
+    let (old, learned) = std::thread::scope(|s| {
+        let learned = s.spawn(|| learned::by_tool(learned::all()));
+        let old = read_records(&records_path, seed);
+        let learned = learned
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (old, learned)
+    });
+    super::timing::span(
+        "read folder records, tokenise learned phrasings",
+        &mut clock,
+    );
+    let (index, records, fresh) = build_from(&stamps, old, learned);
     super::timing::span("build", &mut clock);
     // The cache is written while the request is answered from the new index.
     let value = std::thread::scope(|s| {

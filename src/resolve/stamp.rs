@@ -8,7 +8,7 @@ use std::hash::{Hash, Hasher};
 use std::os::fd::AsRawFd;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
 
 /// What a file's metadata says about its content: any write changes the ctime (which no
 /// user can set back), so an edit that keeps the size and restores the mtime still shows.
@@ -146,12 +146,15 @@ fn stat_rel(
     stat_at(root, rel, follow)
 }
 
-/// The stamp of one tool folder: which CMP folder it uses (`cmp/` before `.cmp/`, as the
-/// scan decides: a manifest that is a dangling link still picks its folder) and the metadata
-/// of its manifest and capability (through links).
-pub fn folder(root: &File, name: &OsStr, buf: &mut Vec<u8>) -> u64 {
+/// Where a folder's manifest is: the CMP folder the scan uses (`cmp/` before `.cmp/`: a
+/// manifest that is a dangling link still picks its folder), or none (not a tool folder).
+const SUBS: [&str; 2] = ["cmp", ".cmp"];
+
+/// The stamp of one tool folder: which CMP folder it uses (its index in [`SUBS`], if any) and
+/// the metadata of its manifest and capability (through links).
+pub fn folder(root: &File, name: &OsStr, buf: &mut Vec<u8>) -> (u64, Option<usize>) {
     let mut h = Mix::default();
-    for sub in ["cmp", ".cmp"] {
+    for (at, sub) in SUBS.iter().enumerate() {
         let manifest = stat_rel(root, buf, name, sub, "manifest.json", true);
         if manifest.is_err() && stat_rel(root, buf, name, sub, "manifest.json", false).is_err() {
             continue;
@@ -162,31 +165,56 @@ pub fn folder(root: &File, name: &OsStr, buf: &mut Vec<u8>) -> u64 {
             &mut h,
             &stat_rel(root, buf, name, sub, "capability.json", true),
         );
-        return h.finish();
+        return (h.finish(), Some(at));
     }
-    h.finish()
+    (h.finish(), None)
+}
+
+/// One stamped folder of one root.
+struct Stamped {
+    name: OsString,
+    stamp: u64,
+    sub: Option<usize>,
 }
 
 /// Every folder of every root with its stamp, and one digest of them all (with `seed`, which
 /// says what built the index). Folders are stamped in parallel over the machine's cores.
 pub struct Stamps {
     pub digest: u64,
-    /// Each root's folder names and their stamps, in the same order.
-    roots: Vec<(PathBuf, Vec<OsString>, Vec<u64>)>,
+    roots: Vec<(PathBuf, Vec<Stamped>)>,
 }
 
 impl Stamps {
-    /// Each folder's stamp by path; only a rebuild needs it, so a warm load never builds it.
-    pub fn folders(&self) -> std::collections::HashMap<PathBuf, u64> {
-        self.roots
-            .iter()
-            .flat_map(|(root, names, stamps)| {
-                names
-                    .iter()
-                    .map(|n| root.join(n))
-                    .zip(stamps.iter().copied())
-            })
-            .collect()
+    /// The tool folders found (those with a manifest) as `registry::tool_folders` lists them,
+    /// without asking the file system again: `(folder, its CMP folder, its stamp)`, root by
+    /// root in name order, at most `max_tools` per root (the rest noted in `skipped`).
+    pub fn tool_folders(
+        &self,
+        skipped: &mut Vec<crate::cmp::registry::Skipped>,
+    ) -> Vec<(PathBuf, PathBuf, u64)> {
+        let max = crate::limits::max_tools();
+        let mut found = Vec::new();
+        for (root, folders) in &self.roots {
+            let mut mine = 0;
+            for f in folders {
+                if mine >= max {
+                    skipped.push(crate::cmp::registry::Skipped {
+                        path: root.clone(),
+                        reason: format!(
+                            "more than {max} tool folders; the rest are ignored (set {} to raise the limit)",
+                            crate::limits::MAX_TOOLS_ENV
+                        ),
+                    });
+                    break;
+                }
+                if let Some(sub) = f.sub {
+                    let dir = root.join(&f.name);
+                    found.push((dir.clone(), dir.join(SUBS[sub]), f.stamp));
+                    mine += 1;
+                }
+            }
+        }
+        found
     }
 }
 
@@ -208,6 +236,8 @@ pub fn stamps_with<T>(roots: &[PathBuf], seed: u64, alongside: impl FnOnce() -> 
         .flat_map(|(dir, names)| names.iter().map(move |n| (dir, n.as_os_str())))
         .collect();
     let slots: Vec<AtomicU64> = work.iter().map(|_| AtomicU64::new(0)).collect();
+    // The CMP folder each uses: 0 for none, else 1 + its index in SUBS.
+    let subs: Vec<AtomicU8> = work.iter().map(|_| AtomicU8::new(0)).collect();
     let next = AtomicUsize::new(0);
     let stamp_some = || {
         let mut buf = Vec::new();
@@ -220,7 +250,9 @@ pub fn stamps_with<T>(roots: &[PathBuf], seed: u64, alongside: impl FnOnce() -> 
                 break;
             }
             for (i, (dir, name)) in part.iter().enumerate() {
-                slots[start + i].store(folder(dir, name, &mut buf), Ordering::Relaxed);
+                let (stamp, sub) = folder(dir, name, &mut buf);
+                slots[start + i].store(stamp, Ordering::Relaxed);
+                subs[start + i].store(sub.map_or(0, |s| s as u8 + 1), Ordering::Relaxed);
             }
         }
     };
@@ -241,7 +273,11 @@ pub fn stamps_with<T>(roots: &[PathBuf], seed: u64, alongside: impl FnOnce() -> 
         stamp_some();
         value
     });
-    let mut stamps = slots.into_iter().map(AtomicU64::into_inner);
+    drop(work);
+    let mut stamped = slots
+        .into_iter()
+        .zip(subs)
+        .map(|(stamp, sub)| (stamp.into_inner(), sub.into_inner()));
     let mut h = Mix::default();
     seed.hash(&mut h);
     let mut folders = Vec::new();
@@ -250,10 +286,21 @@ pub fn stamps_with<T>(roots: &[PathBuf], seed: u64, alongside: impl FnOnce() -> 
         match found {
             Err(kind) => kind.hash(&mut h),
             Ok((_, names)) => {
-                let mine: Vec<u64> = stamps.by_ref().take(names.len()).collect();
-                names.hash(&mut h);
-                mine.hash(&mut h);
-                folders.push((root.clone(), names, mine));
+                let mine: Vec<Stamped> = names
+                    .into_iter()
+                    .zip(stamped.by_ref())
+                    .map(|(name, (stamp, sub))| {
+                        name.hash(&mut h);
+                        stamp.hash(&mut h);
+                        Stamped {
+                            name,
+                            stamp,
+                            sub: sub.checked_sub(1).map(usize::from),
+                        }
+                    })
+                    .collect();
+                mine.len().hash(&mut h);
+                folders.push((root.clone(), mine));
             }
         }
     }
@@ -301,13 +348,22 @@ mod tests {
         let roots = [root.clone()];
         let (before, answer) = stamps_with(&roots, 7, || 42);
         assert_eq!(answer, 42);
-        let by_dir = before.folders();
+        let folders = |s: &Stamps| -> std::collections::HashMap<PathBuf, u64> {
+            let mut skipped = Vec::new();
+            let found = s.tool_folders(&mut skipped);
+            assert!(skipped.is_empty());
+            for (dir, cmp, _) in &found {
+                assert_eq!(*cmp, dir.join("cmp"));
+            }
+            found.into_iter().map(|(dir, _, s)| (dir, s)).collect()
+        };
+        let by_dir = folders(&before);
         assert_eq!(by_dir.len(), 300);
         let dir = File::open(&root).unwrap();
         let mut buf = Vec::new();
         for (path, stamp) in &by_dir {
             let name = path.file_name().unwrap();
-            assert_eq!(*stamp, folder(&dir, name, &mut buf), "{}", path.display());
+            assert_eq!(*stamp, folder(&dir, name, &mut buf).0, "{}", path.display());
         }
         assert_eq!(stamps(&roots, 7).digest, before.digest);
         assert_ne!(stamps(&roots, 8).digest, before.digest);
@@ -325,8 +381,7 @@ mod tests {
             .unwrap();
         let after = stamps(&roots, 7);
         assert_ne!(after.digest, before.digest);
-        let changed: Vec<PathBuf> = after
-            .folders()
+        let changed: Vec<PathBuf> = folders(&after)
             .into_iter()
             .filter(|(p, s)| by_dir[p] != *s)
             .map(|(p, _)| p)
@@ -341,6 +396,6 @@ mod tests {
         let one = stamps(std::slice::from_ref(&present), 1);
         let both = stamps(&[present, missing], 1);
         assert_ne!(one.digest, both.digest);
-        assert_eq!(both.folders().len(), 0);
+        assert_eq!(both.tool_folders(&mut Vec::new()).len(), 0);
     }
 }
