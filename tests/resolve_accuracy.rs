@@ -211,7 +211,11 @@ fn evaluate(
     let chosen = res.chosen();
     let Some(want) = &r.tool else {
         if std::env::var_os("CMPX_RESOLVE_FEATURES").is_some() && r.split == "train" {
-            eprintln!("result\tfalse\t{}", serde_json::to_string(&r.text).unwrap());
+            eprintln!(
+                "result\tfalse\t{}\tfalse\t{}",
+                serde_json::to_string(&r.text).unwrap(),
+                fold_of(&r.text)
+            );
         }
         if let Some(c) = chosen {
             t.confident = 1;
@@ -242,8 +246,10 @@ fn evaluate(
     if std::env::var_os("CMPX_RESOLVE_FEATURES").is_some() && r.split == "train" {
         let right = first.is_some_and(|c| &c.tool == want && same_intent(c));
         eprintln!(
-            "result\t{right}\t{}",
-            serde_json::to_string(&r.text).unwrap()
+            "result\t{right}\t{}\t{}\t{}",
+            serde_json::to_string(&r.text).unwrap(),
+            t.top1 == 1,
+            fold_of(&r.text)
         );
     }
     if t.top1 == 0 || t.confident_wrong == 1 || (t.intents == 1 && t.intent_top1 == 0) {
