@@ -24,7 +24,7 @@ pub const MIN_SCORE: f64 = 0.2;
 pub const CONFIDENT: f64 = 0.68;
 pub const CONFIDENT_MARGIN: f64 = 0.06;
 /// …and the best candidate's tool must account for this share of the request's terms.
-pub const CONFIDENT_COVERAGE: f64 = 0.4;
+pub const CONFIDENT_COVERAGE: f64 = 0.3;
 /// Two candidates closer than this are too close to call.
 pub const AMBIGUITY_GAP: f64 = 0.05;
 
