@@ -19,10 +19,10 @@ def load(path):
     feats, results = {}, {}
     for line in open(path, encoding="utf-8"):
         parts = line.rstrip("\n").split("\t")
-        if parts[0] == "features" and len(parts) == 8:
+        if parts[0] == "features" and len(parts) >= 8:
             top, lead, cov, unk, gap = map(float, parts[1:6])
             feats[json.loads(parts[7])] = ([top, lead, cov, min(unk, 4.0), gap], parts[6] == "true")
-        elif parts[0] == "result" and len(parts) == 3:
+        elif parts[0] == "result" and len(parts) >= 3:
             results[json.loads(parts[2])] = parts[1] == "true"
     rows = []
     for text, right in results.items():

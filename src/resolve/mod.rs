@@ -24,7 +24,7 @@ pub const MIN_SCORE: f64 = 0.2;
 pub const CONFIDENT: f64 = 0.68;
 pub const CONFIDENT_MARGIN: f64 = 0.06;
 /// …and the best candidate's tool must account for this share of the request's terms.
-pub const CONFIDENT_COVERAGE: f64 = 0.4;
+pub const CONFIDENT_COVERAGE: f64 = 0.3;
 /// Two candidates closer than this are too close to call.
 pub const AMBIGUITY_GAP: f64 = 0.05;
 
@@ -146,14 +146,31 @@ pub fn resolve(index: &Index, request: &str, opts: &Options) -> Resolution {
     let confident = is_confident(&features) && !lone_word;
     if std::env::var_os("CMPX_RESOLVE_FEATURES").is_some() {
         let f = &features;
+        let first = scored.first();
+        let distinct = q
+            .terms
+            .iter()
+            .chain(&q.concepts)
+            .collect::<std::collections::HashSet<_>>()
+            .len();
         eprintln!(
-            "features\t{:.4}\t{:.4}\t{:.4}\t{}\t{:.4}\t{lone_word}\t{}",
+            "features\t{:.4}\t{:.4}\t{:.4}\t{}\t{:.4}\t{lone_word}\t{}\t{:.4}\t{:.4}\t{}\t{}\t{}",
             f.top,
             f.lead,
             f.coverage,
             f.unknown,
             f.mode_gap,
-            serde_json::to_string(request).unwrap_or_default()
+            serde_json::to_string(request).unwrap_or_default(),
+            first.map_or(0.0, |s| s.own),
+            first.map_or(0.0, |s| s.declared),
+            first.map_or(0, |s| s.matched),
+            distinct,
+            scored
+                .iter()
+                .filter(|s| s.score >= top - 0.1)
+                .map(|s| index.entries[s.entry].tool)
+                .collect::<std::collections::HashSet<_>>()
+                .len(),
         );
     }
     let mut capabilities = HashMap::new();

@@ -16,6 +16,10 @@ const TELLING_LEAD: f64 = 0.5;
 /// Telling weight of a mode whose pattern goes to what the request wants ("42 in binary" and
 /// "decimal to binary"); as much against one that goes from it.
 const DIRECTION: f64 = 1.0;
+/// Telling weight against a mode whose declared patterns name only the opposite of an action
+/// the request asks for ("unescape string" for "escape this for a JSON string literal"): more
+/// than two words the mode shares with the request can earn back.
+const OPPOSED: f64 = 3.0;
 
 /// Each mode entry of the first candidate's tool, with the weight of the request's terms that
 /// only some of the tool's modes use: a word every mode uses ("url" for url-encoder) tells
@@ -92,11 +96,20 @@ fn telling(index: &Index, scored: &[Scored], q: &Query) -> Vec<Telling> {
         .collect();
     let marks = Marks::of(q);
     let idf = |t: &TermId| (total as f64 / df[t] as f64).ln();
+    // Actions the request asks for whose opposite it does not also name ("encode", not
+    // "decode"): a mode that declares only the opposite is the other direction.
+    let opposed: Vec<(&str, &str)> = request
+        .iter()
+        .filter_map(|t| Some((*t, super::text::opposite(t, true)?)))
+        .filter(|(_, o)| !request.contains(o))
+        .collect();
     modes
         .iter()
         .zip(&vocab)
         .map(|(&at, v)| {
-            let way = direction(index, &index.entries[scored[at].entry], &marks);
+            let entry = &index.entries[scored[at].entry];
+            let way =
+                direction(index, entry, &marks) - OPPOSED * contradicts(index, entry, &opposed);
             Telling {
                 at,
                 weight: v.iter().map(idf).sum::<f64>() + way,
@@ -109,6 +122,27 @@ fn telling(index: &Index, scored: &[Scored], q: &Query) -> Vec<Telling> {
             }
         })
         .collect()
+}
+
+/// How many of the request's actions the entry's declared patterns name only the opposite of.
+fn contradicts(index: &Index, e: &Entry, opposed: &[(&str, &str)]) -> f64 {
+    if opposed.is_empty() {
+        return 0.0;
+    }
+    let words: HashSet<&str> = e
+        .declared()
+        .iter()
+        .filter_map(|p| match p {
+            Pattern::Terms(t) => Some(t.iter()),
+            Pattern::Regex(_) => None,
+        })
+        .flatten()
+        .map(|t| index.terms[*t as usize].as_str())
+        .collect();
+    opposed
+        .iter()
+        .filter(|(asked, other)| words.contains(other) && !words.contains(asked))
+        .count() as f64
 }
 
 /// The request's wanted and given forms, as sets of terms; a pasted sample is given.

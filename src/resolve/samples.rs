@@ -16,6 +16,9 @@ struct Detector {
     accept: Option<fn(&str) -> bool>,
     /// What every match contains, tested on the request before the pattern is compiled or run.
     gate: Gate,
+    /// Keep the match's words of letters only in the text: they name the operation, not data
+    /// ("0b1100 XOR 0b1010" asks for XOR).
+    keeps_words: bool,
 }
 
 /// A condition any text holding a match satisfies (checked on the lowercased request).
@@ -35,6 +38,14 @@ impl Detector {
             concepts,
             accept: None,
             gate: Gate::Always,
+            keeps_words: false,
+        }
+    }
+
+    fn keeps_words(self) -> Self {
+        Detector {
+            keeps_words: true,
+            ..self
         }
     }
 
@@ -183,7 +194,7 @@ fn detectors() -> &'static [Detector] {
             Detector::new(r"[^\x00-\x7F\s'\x22]+(?:\.[^\s.'\x22]+)*\.[A-Za-z]{2,}\b", &["idn"]).needs_that(non_ascii),
             Detector::new(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b", &["email"]).needs(&["@"]),
             Detector::new(r"(?:^|\s)(?://[\w*:.-]+(?:/{1,2}(?:@[\w:.-]+|[\w*:.-]+(?:\(\))?)|\[[^\]\n]+\])*|/[\w:.-]+(?:/[\w*:.-]+)*(?:/@[\w:.-]+|\[[^\]\n]+\]))", &["xpath"]).needs(&["/"]),
-            Detector::new(r"(?i)(?:\b0x[0-9a-f]+|\b0b[01]+|\b0o[0-7]+|\b\d+)\s*(?:<<|>>>?|&|\||\^|\b(?:and|or|xor|nand|nor|shl|shr)\b)\s*(?:0x[0-9a-f]+|0b[01]+|0o[0-7]+|\d+)\b", &["bitwise"]).accept(bitwise).needs_that(any_digit),
+            Detector::new(r"(?i)(?:\b0x[0-9a-f]+|\b0b[01]+|\b0o[0-7]+|\b\d+)\s*(?:<<|>>>?|&|\||\^|\b(?:and|or|xor|nand|nor|shl|shr)\b)\s*(?:0x[0-9a-f]+|0b[01]+|0o[0-7]+|\d+)\b", &["bitwise"]).accept(bitwise).needs_that(any_digit).keeps_words(),
             Detector::new(r"(?i)\bpow\s*\(\s*-?\d+\s*,\s*-?\d+\s*,\s*\d+\s*\)|\b\d+\s*(?:\^|\*\*)\s*\d+\s*(?:mod|%)\s*\d+\b", &["modular", "exponentiation"]).needs_that(any_digit),
             Detector::new(r"-?\b\d{1,2}\.\d{2,}\s*,\s*-?\d{1,3}\.\d{2,}\b", &["latitude", "longitude"]).accept(coordinates).needs(&[","]),
             Detector::new(r"\b\d+(?:h|m|s|ms|d|w)(?:\s?\d+(?:h|m|s|ms))+\b|\bP(?:\d+[YMWD])*T(?:\d+(?:\.\d+)?[HMS])+\b", &["duration"]).needs_that(any_digit),
@@ -287,6 +298,15 @@ fn scrub_gated(request: &str, gated: bool) -> Scrubbed {
         for (s, e) in found {
             rest.push_str(&text[at..s]);
             rest.push(' ');
+            if d.keeps_words {
+                for w in text[s..e]
+                    .split(|c: char| !c.is_alphanumeric())
+                    .filter(|w| !w.is_empty() && w.chars().all(char::is_alphabetic))
+                {
+                    rest.push_str(w);
+                    rest.push(' ');
+                }
+            }
             at = e;
         }
         rest.push_str(&text[at..]);
@@ -406,6 +426,14 @@ mod tests {
         assert_eq!(scrub("decode ... --- ...").concepts, vec!["morse"]);
         assert!(scrub("wait... what - no").concepts.is_empty());
         assert_eq!(scrub("0xF0 AND 0x3C").concepts, vec!["bitwise"]);
+        // The operator is a word about the operation, not data.
+        assert_eq!(
+            scrub("what is 0b1100 XOR 0b1010?")
+                .text
+                .split_whitespace()
+                .collect::<Vec<_>>(),
+            vec!["what", "is", "XOR", "?"]
+        );
         assert_eq!(scrub("1 << 12").concepts, vec!["bitwise"]);
         assert!(!scrub("between 5 and 10").concepts.contains(&"bitwise"));
         assert_eq!(

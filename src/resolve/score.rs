@@ -23,6 +23,9 @@ pub struct Weights {
     /// Credit for matching a learned phrasing relative to a declared pattern: someone's words
     /// for the tool, not the tool's own.
     pub learned: f64,
+    /// Factor for an intent whose own words name only the opposite of an action the request
+    /// asks for ("encode" against "base64 decode").
+    pub opposite: f64,
 }
 
 pub const WEIGHTS: Weights = Weights {
@@ -32,6 +35,7 @@ pub const WEIGHTS: Weights = Weights {
     weak: 0.7,
     unmatched: 12.0,
     learned: 0.9,
+    opposite: 0.85,
 };
 
 pub struct Query {
@@ -59,6 +63,9 @@ struct Prepared {
     idf: Vec<f64>,
     direction: Direction,
     to: Option<TermId>,
+    /// Actions the request asks for (when known to the vocabulary) with their opposites, for
+    /// requests that do not name both.
+    opposed: Vec<(Option<TermId>, TermId)>,
 }
 
 fn sorted_chars(s: &str) -> Vec<char> {
@@ -190,12 +197,24 @@ fn prepare(q: &Query, index: &Index, ids: &HashMap<&str, TermId>) -> Prepared {
         .map(|t| ids.get(t.as_str()).copied())
         .collect();
     let direction = query_direction(q, ids);
+    let asked: HashSet<&str> = q.terms.iter().map(String::as_str).collect();
+    let opposed = asked
+        .iter()
+        .filter_map(|t| {
+            let o = super::text::opposite(t, false)?;
+            if asked.contains(o) {
+                return None;
+            }
+            Some((ids.get(t).copied(), *ids.get(o)?))
+        })
+        .collect();
     Prepared {
         terms,
         order,
         idf,
         direction,
         to: ids.get("to").copied(),
+        opposed,
     }
 }
 
@@ -262,6 +281,22 @@ fn direction_factor(e: &Entry, q: &Prepared) -> f64 {
         })
         .reduce(f64::max)
         .unwrap_or(1.0)
+}
+
+/// `WEIGHTS.opposite` when the entry's own words (declared patterns, name, summary) name the
+/// opposite of an action the request asks for and never the action itself, else 1.
+fn opposite_factor(e: &Entry, weak: &[TermId], q: &Prepared) -> f64 {
+    let says = |id: TermId| {
+        weak.binary_search(&id).is_ok()
+            || e.declared()
+                .iter()
+                .any(|p| matches!(p, Pattern::Terms(t) if t.contains(&id)))
+    };
+    let contradicted = q
+        .opposed
+        .iter()
+        .any(|&(asked, other)| says(other) && !asked.is_some_and(says));
+    if contradicted { WEIGHTS.opposite } else { 1.0 }
 }
 
 /// Length of the longest common subsequence of a pattern and the request, in terms.
@@ -371,7 +406,8 @@ fn score_terms(terms: &[TermId], q: &Prepared, ordered: bool) -> Match {
 
 /// The entry's score, and the part its own patterns earn (without the tool-wide weak terms,
 /// which every intent of a tool shares).
-fn score_entry(e: &Entry, weak: &[TermId], q: &Prepared, raw: &str) -> (f64, f64) {
+fn score_entry(e: &Entry, weak: &[TermId], q: &Prepared, raw: &str) -> (f64, f64, f64) {
+    let mut declared_best = 0.0f64;
     let mut best = Match {
         score: 0.0,
         cov_q: 0.0,
@@ -394,6 +430,8 @@ fn score_entry(e: &Entry, weak: &[TermId], q: &Prepared, raw: &str) -> (f64, f64
         };
         if at >= declared {
             m.score *= WEIGHTS.learned;
+        } else {
+            declared_best = declared_best.max(m.score);
         }
         for (u, c) in union.iter_mut().zip(&m.credit) {
             *u = f64::max(*u, *c);
@@ -426,6 +464,7 @@ fn score_entry(e: &Entry, weak: &[TermId], q: &Prepared, raw: &str) -> (f64, f64
     (
         (0.92 * best.max(weak) + agreement + 0.05 * best.min(weak)).min(1.0),
         best,
+        declared_best.max(weak),
     )
 }
 
@@ -435,6 +474,9 @@ pub struct Scored {
     pub score: f64,
     /// What the intent's own patterns earned, before the tool's name and summary.
     pub own: f64,
+    /// What the contract's own words earned (declared patterns, name and summary), without
+    /// learned phrasings.
+    pub declared: f64,
     pub matched: usize,
 }
 
@@ -524,9 +566,9 @@ pub fn score_all(index: &Index, query: &Query) -> (Vec<Scored>, usize) {
         let i = i as usize;
         let e = &index.entries[i];
         let weak = &index.tool_of(e).weak;
-        let direction = direction_factor(e, &q);
-        let (score, own) = score_entry(e, weak, &q, &query.raw);
-        let (score, own) = (score * direction, own * direction);
+        let direction = direction_factor(e, &q) * opposite_factor(e, weak, &q);
+        let (score, own, declared) = score_entry(e, weak, &q, &query.raw);
+        let (score, own, declared) = (score * direction, own * direction, declared * direction);
         if score > 0.0 {
             let matched = q
                 .terms
@@ -537,6 +579,7 @@ pub fn score_all(index: &Index, query: &Query) -> (Vec<Scored>, usize) {
                 entry: i,
                 score,
                 own,
+                declared,
                 matched,
             });
         }

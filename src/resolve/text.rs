@@ -298,6 +298,47 @@ pub fn term(word: &str) -> String {
     map.get(&stem).cloned().unwrap_or(stem)
 }
 
+/// Actions that undo each other. A request that asks for one and an intent whose own words
+/// name only the other ("encode" against "base64 decode", "make it readable" against a
+/// minifier) is evidence against that intent: the words match, the direction does not.
+const OPPOSITES: &[(&str, &str)] = &[
+    ("encode", "decode"),
+    ("encrypt", "decrypt"),
+    ("compress", "decompress"),
+    ("escape", "unescape"),
+    ("wrap", "unwrap"),
+    ("minify", "pretty"),
+    ("defang", "refang"),
+    ("uppercase", "lowercase"),
+    ("serialize", "deserialize"),
+    ("add", "remove"),
+    ("join", "split"),
+    ("obfuscate", "deobfuscate"),
+];
+
+/// Opposites that tell a tool's modes apart but not tools: "generate" is also what "make",
+/// "create" and "new" fold to ("make it readable"), too broad to count against a whole tool.
+const MODE_OPPOSITES: &[(&str, &str)] = &[("generate", "validate")];
+
+/// The opposite of a term, both ways round (terms as `term` spells them); `modes` adds the
+/// opposites that only tell a tool's modes apart.
+pub fn opposite(t: &str, modes: bool) -> Option<&'static str> {
+    type Maps = [HashMap<String, String>; 2];
+    static MAPS: OnceLock<Maps> = OnceLock::new();
+    let maps = MAPS.get_or_init(|| {
+        let build = |lists: &[&[(&str, &str)]]| {
+            let mut map = HashMap::new();
+            for (a, b) in lists.iter().copied().flatten() {
+                map.insert(term(a), term(b));
+                map.insert(term(b), term(a));
+            }
+            map
+        };
+        [build(&[OPPOSITES]), build(&[OPPOSITES, MODE_OPPOSITES])]
+    });
+    maps[modes as usize].get(t).map(String::as_str)
+}
+
 /// Multi-word expressions rewritten before splitting, so they count as the one idea they are.
 const PHRASES: &[(&str, &str)] = &[
     ("->", " to "),
@@ -405,6 +446,28 @@ fn normalised(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn opposites_meet_on_terms_both_ways() {
+        assert_eq!(
+            opposite(&term("encoding"), false),
+            Some(term("decode").as_str())
+        );
+        assert_eq!(
+            opposite(&term("beautify"), false),
+            Some(term("minify").as_str())
+        );
+        assert_eq!(
+            opposite(&term("unescape"), true),
+            Some(term("escape").as_str())
+        );
+        assert_eq!(opposite(&term("json"), true), None);
+        assert_eq!(opposite(&term("create"), false), None);
+        assert_eq!(
+            opposite(&term("create"), true),
+            Some(term("validate").as_str())
+        );
+    }
 
     #[test]
     fn stop_words_are_sorted_for_binary_search() {
