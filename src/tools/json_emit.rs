@@ -317,7 +317,7 @@ mod tests {
             let mut block = [0u8; 64];
             for b in block.iter_mut() {
                 let r = rng.next();
-                *b = if r % 3 == 0 {
+                *b = if r.is_multiple_of(3) {
                     r as u8 >> 1
                 } else {
                     alphabet[(r >> 8) as usize % alphabet.len()]
@@ -348,7 +348,13 @@ mod tests {
             // Backslash runs of any length, cut into blocks of random lengths.
             let len = 1 + rng.next() as usize % 300;
             let bytes: Vec<u8> = (0..len)
-                .map(|_| if rng.next() % 3 == 0 { b'a' } else { b'\\' })
+                .map(|_| {
+                    if rng.next().is_multiple_of(3) {
+                        b'a'
+                    } else {
+                        b'\\'
+                    }
+                })
                 .collect();
             let mut expected = vec![false; len];
             let mut escape = false;
