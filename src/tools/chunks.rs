@@ -5,11 +5,19 @@
 use crate::ctp::ToolError;
 use std::io::Read;
 use std::path::Path;
+use std::sync::mpsc::sync_channel;
 
 /// How much of a file one read brings in: large enough that the per-piece overhead vanishes,
 /// small enough that the copy from the page cache and the tool's work on it stay in the CPU's
 /// cache (1 MiB pieces made the copy alone cost more than coreutils' whole run).
 pub const CHUNK: usize = 32 << 10;
+
+/// The pieces [`Chunks::each_ahead`] reads a file in: larger, since each one costs a hand-over
+/// between threads, and few enough (see [`AHEAD`]) to stay in the CPU's cache.
+pub const AHEAD_CHUNK: usize = 128 << 10;
+
+/// How many pieces the reading thread may have read that the caller has not yet taken.
+const AHEAD: usize = 3;
 
 /// Why a pass over the input stopped early.
 #[derive(Debug)]
@@ -109,6 +117,71 @@ impl<'a> Chunks<'a> {
     }
 }
 
+impl Chunks<'_> {
+    /// [`Chunks::each`], with `check` called on every piece before `each` sees it (a failed
+    /// check ends the pass like a failed `each`). A file is read, and checked, on a second
+    /// thread a few pieces ahead, so that copying it from the kernel and checking it overlap
+    /// with `each`'s work; its pieces are [`AHEAD_CHUNK`] bytes unless a size was chosen.
+    pub fn each_ahead(
+        &self,
+        mut check: impl FnMut(&[u8]) -> Result<(), Stop> + Send,
+        mut each: impl FnMut(&[u8]) -> Result<(), Stop>,
+    ) -> Result<(), Stop> {
+        let Source::File(path) = self.source else {
+            return self.each(|piece| {
+                check(piece)?;
+                each(piece)
+            });
+        };
+        let size = if self.size == CHUNK {
+            AHEAD_CHUNK
+        } else {
+            self.size
+        };
+        std::thread::scope(|scope| {
+            let (full_tx, full_rx) = sync_channel::<Result<(Vec<u8>, usize), Stop>>(AHEAD);
+            let (empty_tx, empty_rx) = sync_channel::<Vec<u8>>(AHEAD + 1);
+            for _ in 0..=AHEAD {
+                // Cannot fail: the channel has room for every buffer and its receiver is here.
+                let _ = empty_tx.send(vec![0u8; size]);
+            }
+            scope.spawn(move || {
+                let mut file = match std::fs::File::open(path) {
+                    Ok(file) => file,
+                    Err(e) => {
+                        let _ = full_tx.send(Err(Stop::Io(e)));
+                        return;
+                    }
+                };
+                // Ends when the caller stops taking pieces (its receivers are dropped).
+                while let Ok(mut buf) = empty_rx.recv() {
+                    let piece = read_full(&mut file, &mut buf)
+                        .map_err(Stop::Io)
+                        .and_then(|read| check(&buf[..read]).map(|()| read));
+                    let last = !matches!(piece, Ok(read) if read == size);
+                    if full_tx.send(piece.map(|read| (buf, read))).is_err() || last {
+                        return;
+                    }
+                }
+            });
+            loop {
+                // The reader sends a short piece (or an error) last, and stops.
+                let Ok(piece) = full_rx.recv() else {
+                    return Ok(());
+                };
+                let (buf, read) = piece?;
+                if read > 0 {
+                    each(&buf[..read])?;
+                }
+                if read < size {
+                    return Ok(());
+                }
+                let _ = empty_tx.send(buf);
+            }
+        })
+    }
+}
+
 fn read_file(
     path: &Path,
     size: usize,
@@ -180,6 +253,53 @@ mod tests {
         std::fs::write(&path, &text).unwrap();
         let chunks = Chunks::file(&path).with_chunk_size(7);
         assert_eq!(chunks.byte_len().unwrap(), text.len() as u64);
+    }
+
+    #[test]
+    fn reading_ahead_checks_and_hands_over_every_piece_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("in.txt");
+        let bytes: Vec<u8> = (0..5000u32).map(|i| (i % 251) as u8).collect();
+        std::fs::write(&path, &bytes).unwrap();
+        for size in [1, 7, 64, 5000, CHUNK] {
+            let (mut checked, mut seen) = (Vec::new(), Vec::new());
+            Chunks::file(&path)
+                .with_chunk_size(size)
+                .each_ahead(
+                    |p| {
+                        checked.extend_from_slice(p);
+                        Ok(())
+                    },
+                    |p| {
+                        seen.extend_from_slice(p);
+                        Ok(())
+                    },
+                )
+                .unwrap();
+            assert_eq!((&checked, &seen), (&bytes, &bytes), "size {size}");
+        }
+        // A failed check or a failed step ends the pass with its error.
+        let mut steps = 0;
+        let failed = Chunks::file(&path).with_chunk_size(100).each_ahead(
+            |p| match p[0] {
+                200 => Err(Stop::Tool(ToolError::invalid("bad piece"))),
+                _ => Ok(()),
+            },
+            |_| {
+                steps += 1;
+                Ok(())
+            },
+        );
+        // Piece k starts with byte (100 k) % 251: the third one with 200.
+        assert!(matches!(failed, Err(Stop::Tool(e)) if e.message == "bad piece"));
+        assert_eq!(steps, (0..50).position(|k| (k * 100) % 251 == 200).unwrap());
+        let stopped = Chunks::file(&path)
+            .with_chunk_size(10)
+            .each_ahead(|_| Ok(()), |_| Err(Stop::Tool(ToolError::invalid("stop"))));
+        assert!(matches!(stopped, Err(Stop::Tool(e)) if e.message == "stop"));
+        let missing =
+            Chunks::file(Path::new("/nonexistent/cmpx")).each_ahead(|_| Ok(()), |_| Ok(()));
+        assert!(matches!(missing, Err(Stop::Io(_))));
     }
 
     #[test]

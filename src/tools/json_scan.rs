@@ -11,6 +11,9 @@
 use super::depth::JSON_DEPTH;
 
 mod fast;
+mod utf8;
+
+pub(crate) use utf8::Utf8;
 
 /// The scanner met something the in-memory path refuses.
 #[derive(Debug)]
@@ -94,9 +97,7 @@ pub(crate) struct Scanner {
     carry: [u8; 4],
     carry_len: u8,
     carry_need: u8,
-    /// The start of a UTF-8 sequence the previous piece cut, checked with the next piece.
-    utf8: [u8; 4],
-    utf8_len: u8,
+    utf8: Utf8,
     lit: &'static [u8],
     lit_pos: usize,
 }
@@ -116,8 +117,7 @@ impl Scanner {
             carry: [0; 4],
             carry_len: 0,
             carry_need: 0,
-            utf8: [0; 4],
-            utf8_len: 0,
+            utf8: Utf8::default(),
             lit: b"",
             lit_pos: 0,
         }
@@ -128,7 +128,7 @@ impl Scanner {
         // Bytes outside strings must be ASCII and the grammar refuses any that are not, so a
         // check of the whole piece leaves strings free to copy non-ASCII text unexamined.
         if self.utf8_check {
-            self.check_utf8(buf)?;
+            self.utf8.check(buf)?;
         }
         let mut i = 0;
         while self.bom < 3 {
@@ -162,9 +162,7 @@ impl Scanner {
 
     /// The end of the input: valid only after one whole value.
     pub(crate) fn end(&mut self) -> Result<(), Invalid> {
-        if self.utf8_len > 0 {
-            return Err(Invalid);
-        }
+        self.utf8.end()?;
         if let State::Num(num) = self.state {
             if !matches!(num, Num::Zero | Num::Int | Num::Frac | Num::Exp) {
                 return Err(Invalid);
@@ -175,44 +173,6 @@ impl Scanner {
             Ok(())
         } else {
             Err(Invalid)
-        }
-    }
-
-    /// Checks that `buf` continues valid UTF-8, keeping a sequence cut at its end for later.
-    fn check_utf8(&mut self, buf: &[u8]) -> Result<(), Invalid> {
-        let mut rest = buf;
-        if self.utf8_len > 0 {
-            let need = match self.utf8[0] {
-                0xc0..=0xdf => 2,
-                0xe0..=0xef => 3,
-                _ => 4,
-            };
-            while usize::from(self.utf8_len) < need {
-                let Some((&b, tail)) = rest.split_first() else {
-                    return Ok(());
-                };
-                self.utf8[usize::from(self.utf8_len)] = b;
-                self.utf8_len += 1;
-                rest = tail;
-            }
-            std::str::from_utf8(&self.utf8[..need]).map_err(|_| Invalid)?;
-            self.utf8_len = 0;
-        }
-        // simdutf8's fast check first (SIMD, chosen at run time); its slower `compat` one says
-        // where a piece cuts a character.
-        if simdutf8::basic::from_utf8(rest).is_ok() {
-            return Ok(());
-        }
-        match simdutf8::compat::from_utf8(rest) {
-            Ok(_) => Ok(()),
-            // Cut by the end of the piece, not wrong (yet).
-            Err(e) if e.error_len().is_none() => {
-                let tail = &rest[e.valid_up_to()..];
-                self.utf8[..tail.len()].copy_from_slice(tail);
-                self.utf8_len = tail.len() as u8;
-                Ok(())
-            }
-            Err(_) => Err(Invalid),
         }
     }
 

@@ -84,6 +84,8 @@ pub(crate) struct Writer<'w> {
     break_len: usize,
     unit_len: usize,
     error: Option<std::io::Error>,
+    /// Bytes handed on so far.
+    written: u64,
 }
 
 const BUF: usize = 128 << 10;
@@ -114,6 +116,7 @@ impl<'w> Writer<'w> {
             break_len: newline.len(),
             unit_len: unit.len(),
             error: None,
+            written: 0,
         }
     }
 
@@ -134,6 +137,7 @@ impl<'w> Writer<'w> {
     #[inline(never)]
     fn long(&mut self, bytes: &[u8]) {
         self.drain();
+        self.written += bytes.len() as u64;
         if self.error.is_none()
             && let Err(e) = self.out.write_all(bytes)
         {
@@ -178,6 +182,7 @@ impl<'w> Writer<'w> {
     #[cold]
     #[inline(never)]
     fn drain(&mut self) {
+        self.written += self.len as u64;
         if self.error.is_none()
             && let Err(e) = self.out.write_all(&self.buf[..self.len])
         {
@@ -186,12 +191,12 @@ impl<'w> Writer<'w> {
         self.len = 0;
     }
 
-    /// Writes what is left; the first write error, if any.
-    pub fn flush(mut self) -> std::io::Result<()> {
+    /// Writes what is left; the number of bytes written, or the first write error.
+    pub fn flush(mut self) -> std::io::Result<u64> {
         self.drain();
         match self.error.take() {
             Some(e) => Err(e),
-            None => self.out.flush(),
+            None => self.out.flush().map(|()| self.written),
         }
     }
 }

@@ -9,7 +9,8 @@
 use super::args::Args;
 use super::budget;
 use super::chunks::{Chunks, Stop};
-use super::json_scan::{Invalid, Scanner, Sink};
+use super::json_emit::Emitter;
+use super::json_scan::{Invalid, Scanner, Sink, Utf8};
 use super::json_sink::{Count, Writer};
 use super::streaming::{Output, Plan};
 use crate::ctp::ToolError;
@@ -61,18 +62,32 @@ fn plan(style: Style, input: Chunks<'_>, sizes: bool) -> Result<Option<Plan<'_>>
         fields.insert("originalSize".into(), Value::from(original));
         fields.insert("minifiedSize".into(), Value::from(count.raw));
     }
+    let (raw, escaped_len) = (count.raw, count.escaped());
     let emit = Box::new(move |out: &mut dyn Write, escaped: bool| {
         let mut sink = Writer::new(out, style.unit, escaped);
-        // The first pass found the input UTF-8; a file changed since is caught by the caller's
-        // check of its size and time of change, or by this pass's grammar.
-        run(style, input, &mut sink, false, |_| {}).map_err(|stop| match stop {
-            // Valid on the first pass, not on this one: the file changed in between.
-            Stop::Tool(_) => Stop::Tool(ToolError::execution(
+        // The first pass found the input valid; a file changed since is caught by the caller's
+        // check of its size and time of change, or by this pass (a bracket that closes nothing,
+        // another length).
+        let changed = || {
+            Stop::Tool(ToolError::execution(
                 "the input file changed while it was read",
-            )),
+            ))
+        };
+        let emitted = if style.ascii {
+            // `\uXXXX` escapes need the scanner's view of each character.
+            run(style, input, &mut sink, false, |_| {})
+        } else {
+            emit_valid(style, input, &mut sink, escaped)
+        };
+        emitted.map_err(|stop| match stop {
+            Stop::Tool(_) => changed(),
             stop => stop,
         })?;
-        sink.flush().map_err(Stop::Io)
+        let written = sink.flush().map_err(Stop::Io)?;
+        if written != if escaped { escaped_len } else { raw } {
+            return Err(changed());
+        }
+        Ok(())
     });
     Ok(Some(Plan {
         fields,
@@ -93,13 +108,39 @@ fn run<S: Sink>(
     utf8_check: bool,
     mut seen: impl FnMut(u64),
 ) -> Result<(), Stop> {
-    let mut scanner = Scanner::new(style.unit.is_some(), style.ascii, utf8_check);
+    // The UTF-8 check runs on the thread that reads the file ahead of the scan.
+    let mut scanner = Scanner::new(style.unit.is_some(), style.ascii, false);
+    let mut utf8 = Utf8::default();
     let invalid = |_: Invalid| Stop::Tool(ToolError::invalid("invalid JSON"));
-    input.each(|piece| {
-        seen(piece.len() as u64);
-        scanner.feed(piece, sink).map_err(invalid)
-    })?;
+    input.each_ahead(
+        |piece| match utf8_check {
+            true => utf8.check(piece).map_err(invalid),
+            false => Ok(()),
+        },
+        |piece| {
+            seen(piece.len() as u64);
+            scanner.feed(piece, sink).map_err(invalid)
+        },
+    )?;
+    utf8.end().map_err(invalid)?;
     scanner.end().map_err(invalid)
+}
+
+/// The second pass over input the first found valid: [`Emitter`] writes the same bytes as the
+/// scanner would, faster.
+fn emit_valid(
+    style: Style,
+    input: Chunks<'_>,
+    sink: &mut Writer,
+    escaped: bool,
+) -> Result<(), Stop> {
+    let mut emitter = Emitter::new(style.unit.is_some(), escaped);
+    let changed = |_: Invalid| Stop::Tool(ToolError::invalid("invalid JSON"));
+    input.each_ahead(
+        |_| Ok(()),
+        |piece| emitter.feed(piece, sink).map_err(changed),
+    )?;
+    emitter.end().map_err(changed)
 }
 
 /// What the output looks like.

@@ -49,6 +49,7 @@ mod ids;
 mod ipv6;
 mod jq;
 mod json;
+mod json_emit;
 mod json_query;
 mod json_scan;
 mod json_sink;

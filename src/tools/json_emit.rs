@@ -1,0 +1,461 @@
+//! The streaming JSON tools' second pass (json-formatter, json-minifier): it re-emits input the
+//! first pass (`json_scan`) already found valid, so it looks only at the bytes that change the
+//! output. Each 64-byte block becomes bit masks (quotes, backslashes, whitespace, brackets,
+//! commas and colons; SSE2, part of every x86-64 CPU), a prefix XOR of the unescaped quotes says
+//! which bytes lie inside strings, and the bytes in between the marked ones are copied whole.
+//! It writes the same bytes as the scanner with [`Writer`] (`json_stream` tests compare them).
+
+use super::json_scan::{Invalid, Sink};
+use super::json_sink::Writer;
+
+const BOM: &[u8; 3] = b"\xef\xbb\xbf";
+
+/// The second pass's state between pieces.
+pub(crate) struct Emitter {
+    pretty: bool,
+    /// Quotes and backslashes get a backslash (output inside the result envelope).
+    escaped: bool,
+    depth: usize,
+    /// A bracket was opened and nothing written inside yet (`[]` stays on one line).
+    pending: bool,
+    /// The previous piece ended inside a string.
+    in_string: bool,
+    /// The previous piece ended with a backslash that escapes this piece's first byte.
+    escape: bool,
+    /// Bytes of a leading byte order mark skipped so far; 3 once past the start.
+    bom: u8,
+}
+
+/// One 64-byte block's bytes of each kind, bit `i` for byte `i`.
+#[derive(Debug, PartialEq, Eq, Clone, Copy)]
+pub(crate) struct Masks {
+    pub quote: u64,
+    pub backslash: u64,
+    /// Space, tab, line feed, carriage return.
+    pub space: u64,
+    /// `{`, `}`, `[`, `]`, `,` and `:`.
+    pub structural: u64,
+}
+
+impl Emitter {
+    pub(crate) fn new(pretty: bool, escaped: bool) -> Self {
+        Emitter {
+            pretty,
+            escaped,
+            depth: 0,
+            pending: false,
+            in_string: false,
+            escape: false,
+            bom: 0,
+        }
+    }
+
+    /// Re-emits the next piece of the input. `Invalid` means the input is not what the first
+    /// pass saw (a bracket closes nothing).
+    pub(crate) fn feed(&mut self, buf: &[u8], w: &mut Writer) -> Result<(), Invalid> {
+        let mut from = 0;
+        while self.bom < 3 {
+            match buf.get(from) {
+                None => return Ok(()),
+                Some(&b) if b == BOM[usize::from(self.bom)] => {
+                    self.bom += 1;
+                    from += 1;
+                }
+                Some(_) => self.bom = 3,
+            }
+        }
+        let buf = &buf[from..];
+        let n = buf.len();
+        // Bytes before `last` are written.
+        let mut last = 0;
+        let mut at = 0;
+        while at < n {
+            let len = (n - at).min(64);
+            let masks = match <&[u8; 64]>::try_from(&buf[at..at + len]) {
+                Ok(block) => classify(block),
+                Err(_) => {
+                    let mut pad = [0u8; 64];
+                    pad[..len].copy_from_slice(&buf[at..]);
+                    classify(&pad)
+                }
+            };
+            let escaped = self.escaped_bits(masks.backslash, len);
+            let quotes = masks.quote & !escaped;
+            // Set from an opening quote up to, not including, its closing one.
+            let inside = prefix_xor(quotes) ^ if self.in_string { !0 } else { 0 };
+            self.in_string = inside >> 63 == 1;
+            let outside = !(inside | quotes);
+            let spaces = masks.space & outside;
+            let specials = if self.escaped {
+                masks.quote | masks.backslash
+            } else {
+                0
+            };
+            let mut stops = spaces | specials;
+            if self.pretty {
+                stops |= masks.structural & outside;
+            }
+            while stops != 0 {
+                let bit = stops & stops.wrapping_neg();
+                stops ^= bit;
+                let pos = at + bit.trailing_zeros() as usize;
+                if last < pos {
+                    self.begin(w);
+                    w.token(buf, last, pos);
+                }
+                last = pos + 1;
+                // Tested on the masks, not with a jump on the byte: the kinds follow a
+                // pattern (quote, quote, colon, ...) that conditional branches predict and a
+                // jump table did not (a misprediction on most stops).
+                if bit & specials != 0 {
+                    self.begin(w);
+                    w.special(buf[pos]);
+                } else if bit & spaces == 0 {
+                    self.punctuation(buf[pos], w)?;
+                }
+            }
+            at += len;
+        }
+        if last < n {
+            self.begin(w);
+            w.token(buf, last, n);
+        }
+        Ok(())
+    }
+
+    /// The end of the input: every bracket closed, every string ended.
+    pub(crate) fn end(&self) -> Result<(), Invalid> {
+        if self.depth == 0 && !self.in_string && !self.escape && !self.pending {
+            Ok(())
+        } else {
+            Err(Invalid)
+        }
+    }
+
+    /// Before anything written inside a bracket just opened: its first line break.
+    #[inline(always)]
+    fn begin(&mut self, w: &mut Writer) {
+        if self.pending {
+            self.pending = false;
+            w.newline(self.depth);
+        }
+    }
+
+    /// A bracket, comma or colon outside strings (pretty-printing only).
+    #[inline(always)]
+    fn punctuation(&mut self, b: u8, w: &mut Writer) -> Result<(), Invalid> {
+        if b == b',' {
+            w.byte(b',');
+            w.newline(self.depth);
+        } else if b == b':' {
+            w.text(b": ");
+        } else if b == b'[' || b == b'{' {
+            self.begin(w);
+            w.byte(b);
+            self.depth += 1;
+            self.pending = true;
+        } else {
+            self.close(b, w)?;
+        }
+        Ok(())
+    }
+
+    /// `]` or `}`.
+    #[inline(always)]
+    fn close(&mut self, b: u8, w: &mut Writer) -> Result<(), Invalid> {
+        self.depth = self.depth.checked_sub(1).ok_or(Invalid)?;
+        if self.pending {
+            self.pending = false;
+        } else {
+            w.newline(self.depth);
+        }
+        w.byte(b);
+        Ok(())
+    }
+
+    /// The bytes of a block of `len` bytes that a backslash escapes; keeps for the next block
+    /// whether its first byte is escaped.
+    #[inline(always)]
+    fn escaped_bits(&mut self, backslash: u64, len: usize) -> u64 {
+        let mut escaped = u64::from(self.escape);
+        if backslash == 0 && !self.escape {
+            return 0;
+        }
+        // Backslashes come in strings only, and rarely: one at a time, in order, each
+        // escaping the next byte unless it is escaped itself.
+        let mut carry = false;
+        let mut rest = backslash;
+        while rest != 0 {
+            let i = rest.trailing_zeros();
+            rest &= rest - 1;
+            if escaped >> i & 1 == 0 {
+                if i == 63 {
+                    carry = true;
+                } else {
+                    escaped |= 1 << (i + 1);
+                }
+            }
+        }
+        self.escape = if len == 64 {
+            carry
+        } else {
+            escaped >> len & 1 == 1
+        };
+        escaped
+    }
+}
+
+/// Bit `i` set when an odd number of bits `0..=i` of `x` are.
+#[inline(always)]
+fn prefix_xor(mut x: u64) -> u64 {
+    for shift in [1, 2, 4, 8, 16, 32] {
+        x ^= x << shift;
+    }
+    x
+}
+
+/// The masks of one block.
+#[inline(always)]
+pub(crate) fn classify(block: &[u8; 64]) -> Masks {
+    #[cfg(target_arch = "x86_64")]
+    {
+        classify_sse2(block)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    classify_scalar(block)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn classify_sse2(block: &[u8; 64]) -> Masks {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+    };
+    let mut m = Masks {
+        quote: 0,
+        backslash: 0,
+        space: 0,
+        structural: 0,
+    };
+    for (k, part) in block.chunks_exact(16).enumerate() {
+        // SAFETY: SSE2 is part of x86-64, and the load reads the 16 bytes of `part`.
+        let [quote, backslash, space, structural] = unsafe {
+            let x = _mm_loadu_si128(part.as_ptr().cast::<__m128i>());
+            let eq = |c: u8| _mm_cmpeq_epi8(x, _mm_set1_epi8(c as i8));
+            let bits = |v: __m128i| u64::from(_mm_movemask_epi8(v) as u16);
+            let space = _mm_or_si128(
+                _mm_or_si128(eq(b' '), eq(b'\n')),
+                _mm_or_si128(eq(b'\r'), eq(b'\t')),
+            );
+            // `[` and `{`, `]` and `}` differ only in bit 0x20.
+            let lower = _mm_or_si128(x, _mm_set1_epi8(0x20));
+            let brackets = _mm_or_si128(
+                _mm_cmpeq_epi8(lower, _mm_set1_epi8(b'{' as i8)),
+                _mm_cmpeq_epi8(lower, _mm_set1_epi8(b'}' as i8)),
+            );
+            let structural = _mm_or_si128(brackets, _mm_or_si128(eq(b','), eq(b':')));
+            [
+                bits(eq(b'"')),
+                bits(eq(b'\\')),
+                bits(space),
+                bits(structural),
+            ]
+        };
+        let shift = 16 * k;
+        m.quote |= quote << shift;
+        m.backslash |= backslash << shift;
+        m.space |= space << shift;
+        m.structural |= structural << shift;
+    }
+    m
+}
+
+/// [`classify`] a byte at a time, for any CPU (and to check the SSE2 one against).
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+pub(crate) fn classify_scalar(block: &[u8; 64]) -> Masks {
+    let mut m = Masks {
+        quote: 0,
+        backslash: 0,
+        space: 0,
+        structural: 0,
+    };
+    for (i, &b) in block.iter().enumerate() {
+        let bit = 1u64 << i;
+        match b {
+            b'"' => m.quote |= bit,
+            b'\\' => m.backslash |= bit,
+            b' ' | b'\n' | b'\r' | b'\t' => m.space |= bit,
+            b'{' | b'}' | b'[' | b']' | b',' | b':' => m.structural |= bit,
+            _ => {}
+        }
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::json_scan::Scanner;
+
+    /// A small deterministic generator (xorshift), so that failures reproduce.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+
+    #[test]
+    fn sse2_and_byte_by_byte_masks_agree_on_random_blocks() {
+        let alphabet = b"\"\\ \n\r\t{}[],:a0\x00\x7f\x80\xff;<Z{[";
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..20_000 {
+            let mut block = [0u8; 64];
+            for b in block.iter_mut() {
+                let r = rng.next();
+                *b = if r.is_multiple_of(3) {
+                    r as u8 >> 1
+                } else {
+                    alphabet[(r >> 8) as usize % alphabet.len()]
+                };
+            }
+            assert_eq!(classify(&block), classify_scalar(&block), "{block:?}");
+        }
+        let mut block = [b'x'; 64];
+        block[0] = b'"';
+        block[15] = b'\\';
+        block[16] = b'[';
+        block[63] = b'\t';
+        assert_eq!(
+            classify(&block),
+            Masks {
+                quote: 1,
+                backslash: 1 << 15,
+                space: 1 << 63,
+                structural: 1 << 16,
+            }
+        );
+    }
+
+    #[test]
+    fn backslashes_escape_across_blocks_as_a_byte_by_byte_walk_says() {
+        let mut rng = Rng(12345);
+        for _ in 0..2000 {
+            // Backslash runs of any length, cut into blocks of random lengths.
+            let len = 1 + rng.next() as usize % 300;
+            let bytes: Vec<u8> = (0..len)
+                .map(|_| {
+                    if rng.next().is_multiple_of(3) {
+                        b'a'
+                    } else {
+                        b'\\'
+                    }
+                })
+                .collect();
+            let mut expected = vec![false; len];
+            let mut escape = false;
+            for (i, &b) in bytes.iter().enumerate() {
+                expected[i] = escape;
+                escape = !escape && b == b'\\';
+            }
+            let mut emitter = Emitter::new(false, false);
+            let mut got = Vec::new();
+            let mut at = 0;
+            while at < len {
+                let n = (1 + rng.next() as usize % 64).min(len - at);
+                let mask = bytes[at..at + n]
+                    .iter()
+                    .enumerate()
+                    .fold(0u64, |m, (i, &b)| m | (u64::from(b == b'\\') << i));
+                let escaped = emitter.escaped_bits(mask, n);
+                got.extend((0..n).map(|i| escaped >> i & 1 == 1));
+                at += n;
+            }
+            assert_eq!(got, expected, "{:?}", String::from_utf8_lossy(&bytes));
+            assert_eq!(emitter.escape, escape);
+        }
+    }
+
+    /// What the emitter writes for `doc` in pieces of `chunk` bytes.
+    fn emitted(doc: &[u8], unit: Option<&[u8]>, escaped: bool, chunk: usize) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut w = Writer::new(&mut out, unit, escaped);
+        let mut e = Emitter::new(unit.is_some(), escaped);
+        for piece in doc.chunks(chunk) {
+            e.feed(piece, &mut w).expect("emit");
+        }
+        e.end().expect("end");
+        w.flush().expect("flush");
+        out
+    }
+
+    /// What the validating scanner writes for `doc`, whole.
+    fn scanned(doc: &[u8], unit: Option<&[u8]>, escaped: bool) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut w = Writer::new(&mut out, unit, escaped);
+        let mut s = Scanner::new(unit.is_some(), false, true);
+        s.feed(doc, &mut w).expect("valid");
+        s.end().expect("valid end");
+        w.flush().expect("flush");
+        out
+    }
+
+    #[test]
+    fn tokens_straddling_every_block_and_piece_boundary_come_out_as_the_scanner_writes_them() {
+        let tricky = [
+            r#"{"k\"ey":"a\\\\\"b","e":[],"o":{},"n":-12.5e+3}"#,
+            r#"[ "x\\", "\\\"" , [ [ ] , { } ] , true,false ,null,"\u00e9\n"]"#,
+            "\u{feff}{ \"a\" : [ 1 ,\t2 ,\r\n3 ] , \"b\" : \"é 東 😀 \\/\" }",
+            r#""just a \"string\" with a \\ in it""#,
+            " 42 ",
+        ];
+        let units: [Option<&[u8]>; 3] = [None, Some(b"  "), Some(b"\t")];
+        for doc in tricky {
+            for pad in 0..70 {
+                // `pad` spaces move every token across the 64-byte blocks (after a BOM, the
+                // blocks start past it).
+                let (bom, rest) = match doc.strip_prefix('\u{feff}') {
+                    Some(rest) => ("\u{feff}", rest),
+                    None => ("", doc),
+                };
+                let text = format!("{bom}{}{rest}{}", " ".repeat(pad), "\n".repeat(pad % 3));
+                let bytes = text.as_bytes();
+                for unit in units {
+                    for escaped in [false, true] {
+                        let expected = scanned(bytes, unit, escaped);
+                        for chunk in [1, 2, 3, 17, 63, 64, 65, 130, bytes.len()] {
+                            assert_eq!(
+                                String::from_utf8_lossy(&emitted(bytes, unit, escaped, chunk)),
+                                String::from_utf8_lossy(&expected),
+                                "{text:?} unit {unit:?} escaped {escaped} chunk {chunk}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn deep_nesting_and_a_bracket_that_closes_nothing() {
+        let doc = format!("{}1{}", "[{\"a\":".repeat(60), "}]".repeat(60));
+        for unit in [None, Some(&b"    "[..])] {
+            assert_eq!(
+                emitted(doc.as_bytes(), unit, true, 7),
+                scanned(doc.as_bytes(), unit, true)
+            );
+        }
+        // Input changed since the first pass: the emitter notices what it can.
+        let mut out = Vec::new();
+        let mut w = Writer::new(&mut out, Some(b"  "), false);
+        let mut e = Emitter::new(true, false);
+        assert!(e.feed(b"[1]]", &mut w).is_err());
+        let mut e = Emitter::new(true, false);
+        e.feed(b"[\"open", &mut w).expect("feed");
+        assert!(e.end().is_err());
+    }
+}
