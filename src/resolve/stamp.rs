@@ -1,5 +1,5 @@
 //! Freshness stamps: a digest of the metadata of every file an index is built from, taken
-//! with one `fstatat` per file relative to an open root, so a warm load costs two short
+//! with one `statx` per file relative to an open root, so a warm load costs two short
 //! stat calls per folder and no path walk from `/`.
 
 use std::ffi::{CStr, OsStr, OsString};
@@ -313,7 +313,7 @@ pub fn stamps_with<T>(roots: &[PathBuf], seed: u64, alongside: impl FnOnce() -> 
     )
 }
 
-/// The root opened for `fstatat`, and its folder names sorted (staging folders left out: an
+/// The root opened for `statx`, and its folder names sorted (staging folders left out: an
 /// export is still building them).
 fn open_root(root: &Path) -> Result<(File, Vec<OsString>), std::io::ErrorKind> {
     let dir = File::open(root).map_err(|e| e.kind())?;
