@@ -184,6 +184,19 @@ fn cached_and_incremental_indexes_equal_a_fresh_build() {
     std::fs::write(&index_file, &zeroed).unwrap();
     assert_eq!(load_matches_build(&roots, &cache), 0);
     assert_eq!(std::fs::read(&index_file).unwrap(), whole);
+    // One changed byte anywhere in the body (where tools and intents, decoded only when used,
+    // would still decode) fails the header's checksum: rebuilt, not served.
+    for at in [
+        header + 40,
+        header + (whole.len() - header) / 2,
+        whole.len() - 1,
+    ] {
+        let mut flipped = whole.clone();
+        flipped[at] ^= 0x01;
+        std::fs::write(&index_file, &flipped).unwrap();
+        assert_eq!(load_matches_build(&roots, &cache), 0);
+        assert_eq!(std::fs::read(&index_file).unwrap(), whole);
+    }
 
     // A corrupt record file is ignored: every folder is read again, same index.
     std::fs::write(cache.join("resolve-folders.bin"), "garbage").unwrap();

@@ -8,6 +8,7 @@
 //! scoring needs; the few candidates shown are read from their own files.
 
 use super::folders::{self, Prepared, Record, Tokens};
+use super::lazy::{Bounds, Fits, Lazy};
 use super::learned::{self, Learned, Phrasing};
 use super::stamp::{self, Stamps};
 use crate::cmp::registry;
@@ -17,7 +18,7 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
-const FORMAT: u32 = 9;
+const FORMAT: u32 = 10;
 
 pub type TermId = u32;
 
@@ -28,7 +29,7 @@ pub enum Pattern {
 }
 
 /// What the index knows of one installed tool.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct ToolInfo {
     pub name: String,
     pub domain: String,
@@ -46,7 +47,7 @@ pub struct ToolInfo {
 }
 
 /// One intent of one tool.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Entry {
     pub tool: u32,
     pub intent: u32,
@@ -54,6 +55,23 @@ pub struct Entry {
     /// How many of the patterns (the last ones) are learned phrasings, not the contract's.
     #[serde(default)]
     pub learned: u32,
+}
+
+impl Fits for ToolInfo {
+    fn fits(&self, b: Bounds) -> bool {
+        self.weak.iter().all(|&w| (w as usize) < b.terms)
+    }
+}
+
+impl Fits for Entry {
+    fn fits(&self, b: Bounds) -> bool {
+        (self.tool as usize) < b.tools
+            && self.learned as usize <= self.patterns.len()
+            && self.patterns.iter().all(|p| match p {
+                Pattern::Terms(t) => t.iter().all(|&t| (t as usize) < b.terms),
+                Pattern::Regex(_) => true,
+            })
+    }
 }
 
 impl Entry {
@@ -69,6 +87,9 @@ pub struct Index {
     stamp: u64,
     /// The vocabulary: a term's id is its position.
     pub terms: Vec<String>,
+    /// The term ids in the order of their text, for lookups by binary search (a hash map of
+    /// the vocabulary would have to be built on every run).
+    by_text: Vec<TermId>,
     /// How many entries mention each term (patterns or weak terms).
     pub df: Vec<u32>,
     /// Whether a term is in some tool's own words (a declared pattern or its weak terms), not
@@ -76,8 +97,12 @@ pub struct Index {
     /// learned phrasing (a typo someone made) does not stop a request's typo being corrected.
     #[serde(default)]
     pub declared: Vec<bool>,
-    pub tools: Vec<ToolInfo>,
-    pub entries: Vec<Entry>,
+    /// Tools and entries are decoded when first used (see `lazy`).
+    pub tools: Lazy<ToolInfo>,
+    pub entries: Lazy<Entry>,
+    /// Tool `t`'s entries are `tool_starts[t]..tool_starts[t + 1]`: a tool's intents are
+    /// stored together.
+    tool_starts: Vec<u32>,
     /// The entries mentioning each term, ascending: term `t`'s are
     /// `postings[starts[t]..starts[t + 1]]`, so scoring visits only the entries that share a
     /// term with the request instead of every installed intent.
@@ -103,18 +128,37 @@ impl Index {
         }
     }
 
-    /// Id lookup for the vocabulary, built on demand (a few thousand terms).
-    pub fn term_ids(&self) -> HashMap<&str, TermId> {
-        self.terms
-            .iter()
-            .enumerate()
-            .map(|(i, t)| (t.as_str(), i as TermId))
-            .collect()
+    /// Id lookup for the vocabulary.
+    pub fn term_ids(&self) -> TermIds<'_> {
+        TermIds(self)
+    }
+
+    /// The entries of tool `t` (its general intent first), by position.
+    pub fn entries_of(&self, t: u32) -> std::ops::Range<usize> {
+        let at = |i: usize| self.tool_starts.get(i).map_or(0, |&s| s as usize);
+        at(t as usize)..at(t as usize + 1).max(at(t as usize))
+    }
+}
+
+/// Looks terms up by their text in the sorted vocabulary.
+pub struct TermIds<'a>(&'a Index);
+
+impl<'a> TermIds<'a> {
+    pub fn get(&self, term: &str) -> Option<&'a TermId> {
+        let index = self.0;
+        let at = index
+            .by_text
+            .binary_search_by(|&id| index.terms[id as usize].as_str().cmp(term))
+            .ok()?;
+        index.by_text.get(at)
     }
 }
 
 #[derive(Default)]
 struct Builder {
+    tools: Vec<ToolInfo>,
+    entries: Vec<Entry>,
+    tool_starts: Vec<u32>,
     /// FxHash: the terms are the installed tools' own words, and SipHash was a tenth of a
     /// rebuild.
     ids: rustc_hash::FxHashMap<String, TermId>,
@@ -138,12 +182,13 @@ impl Builder {
     }
 
     /// Gives a prepared tool's terms their ids, in the order they are met.
-    fn add(&mut self, p: &Prepared, dir: PathBuf, builtin: bool, index: &mut Index) {
+    fn add(&mut self, p: &Prepared, dir: PathBuf, builtin: bool) {
         let mut weak = self.ids(&p.weak);
         weak.sort_unstable();
         weak.dedup();
-        let t = index.tools.len() as u32;
-        index.tools.push(ToolInfo {
+        let t = self.tools.len() as u32;
+        self.tool_starts.push(self.entries.len() as u32);
+        self.tools.push(ToolInfo {
             name: p.name.clone(),
             domain: p.domain.clone(),
             dir,
@@ -166,7 +211,7 @@ impl Builder {
                 patterns.push(Pattern::Terms(self.ids(&l.terms)));
             }
             let learned = (patterns.len() - declared) as u32;
-            index.entries.push(Entry {
+            self.entries.push(Entry {
                 tool: t,
                 intent: i as u32,
                 patterns,
@@ -233,23 +278,24 @@ fn build_from(
             crate::cmp::mapping::manifest(def),
             crate::cmp::mapping::capability(def),
         );
-        builder.add(
-            &folders::prepare(&m, &cap),
-            PathBuf::new(),
-            true,
-            &mut index,
-        );
+        builder.add(&folders::prepare(&m, &cap), PathBuf::new(), true);
     }
     for f in tools {
         match &f.tool {
-            Ok(p) => builder.add(p, f.dir.clone(), false, &mut index),
+            Ok(p) => builder.add(p, f.dir.clone(), false),
             Err(skipped) => index.skipped.push(skipped.clone()),
         }
     }
+    let (tools, entries) = (
+        std::mem::take(&mut builder.tools),
+        std::mem::take(&mut builder.entries),
+    );
+    builder.tool_starts.push(entries.len() as u32);
+    index.tool_starts = std::mem::take(&mut builder.tool_starts);
     // Postings by counting: each entry's distinct terms, then the entries of each term.
-    let mut per_entry: Vec<Vec<TermId>> = Vec::with_capacity(index.entries.len());
+    let mut per_entry: Vec<Vec<TermId>> = Vec::with_capacity(entries.len());
     index.df = vec![0; builder.terms.len()];
-    for (i, e) in index.entries.iter().enumerate() {
+    for (i, e) in entries.iter().enumerate() {
         let mut seen: Vec<TermId> = e
             .patterns
             .iter()
@@ -258,7 +304,7 @@ fn build_from(
                 Pattern::Regex(_) => None,
             })
             .flatten()
-            .chain(index.tools[e.tool as usize].weak.iter().copied())
+            .chain(tools[e.tool as usize].weak.iter().copied())
             .collect();
         seen.sort_unstable();
         seen.dedup();
@@ -286,8 +332,7 @@ fn build_from(
         }
     }
     index.declared = vec![false; builder.terms.len()];
-    let declared = index
-        .entries
+    let declared = entries
         .iter()
         .flat_map(|e| e.declared())
         .filter_map(|p| match p {
@@ -295,11 +340,21 @@ fn build_from(
             Pattern::Regex(_) => None,
         })
         .flatten()
-        .chain(index.tools.iter().flat_map(|t| t.weak.iter()));
+        .chain(tools.iter().flat_map(|t| t.weak.iter()));
     for &t in declared {
         index.declared[t as usize] = true;
     }
+    let bounds = Bounds {
+        terms: builder.terms.len(),
+        tools: tools.len(),
+    };
+    index.tools = Lazy::built(tools, bounds);
+    index.entries = Lazy::built(entries, bounds);
     index.terms = builder.terms;
+    index.by_text = (0..index.terms.len() as TermId).collect();
+    index
+        .by_text
+        .sort_unstable_by(|&a, &b| index.terms[a as usize].cmp(&index.terms[b as usize]));
     let records = read
         .into_iter()
         .filter_map(|f| {
@@ -344,10 +399,28 @@ fn seed() -> u64 {
     h.finish()
 }
 
-/// The cache's first line: what built it and from what. A cache whose first line differs is
-/// rebuilt without decoding the rest.
-fn header(kind: &str, stamp: u64) -> String {
-    format!("cmpx-resolve-{kind} {FORMAT} {stamp:016x}\n")
+/// The cache's first line: what built it, from what, and a checksum of the rest. A cache whose
+/// first line differs is rebuilt without decoding the rest, and one whose body does not match
+/// its checksum (cut short or damaged) is rebuilt: the index's items are decoded only when
+/// used, so decoding alone would no longer find the damage.
+fn header(kind: &str, stamp: u64, body: &[u8]) -> String {
+    let sum = crc32fast::hash(body);
+    format!("cmpx-resolve-{kind} {FORMAT} {stamp:016x} {sum:08x}\n")
+}
+
+/// The body of a cache file written by `header(kind, ..)`, with the stamp it records: none
+/// when another cmpx wrote it or its checksum fails.
+fn checked_body<'a>(bytes: &'a [u8], kind: &str) -> Option<(u64, &'a [u8])> {
+    let rest = bytes.strip_prefix(format!("cmpx-resolve-{kind} {FORMAT} ").as_bytes())?;
+    let line = rest.get(..26)?;
+    let body = rest.get(26..)?;
+    let text = std::str::from_utf8(line).ok()?;
+    let (stamp, sum) = text.strip_suffix('\n')?.split_once(' ')?;
+    let (stamp, sum) = (
+        u64::from_str_radix(stamp, 16).ok()?,
+        u32::from_str_radix(sum, 16).ok()?,
+    );
+    (crc32fast::hash(body) == sum).then_some((stamp, body))
 }
 
 /// The index for `roots`: from the cache when its stamp still matches, else rebuilt (and the
@@ -426,10 +499,10 @@ fn load_at_then<T>(
             // The records first: they are valid on their own (each keyed by its folder's
             // stamp), so a run stopped between the two writes leaves nothing wrong behind.
             if let Ok(body) = postcard::to_stdvec(&records) {
-                write_cache(&records_path, &header("folders", seed), &body);
+                write_cache(&records_path, &header("folders", seed, &body), &body);
             }
             if let Ok(body) = postcard::to_stdvec(&index) {
-                write_cache(&index_path, &header("index", stamps.digest), &body);
+                write_cache(&index_path, &header("index", stamps.digest, &body), &body);
             }
         });
         then(&index)
@@ -465,34 +538,50 @@ fn write_cache(path: &Path, header: &str, body: &[u8]) {
 /// Largest cache read back; a bigger (or non-regular) file is ignored and the index rebuilt.
 const MAX_CACHE_BYTES: u64 = 256 * 1024 * 1024;
 
-fn read_cached(path: &Path, kind: &str, stamp: u64) -> Option<Vec<u8>> {
-    let bytes =
-        crate::cmp::read::read(path, MAX_CACHE_BYTES, crate::cmp::read::Links::Refuse).ok()?;
-    let body = bytes.strip_prefix(header(kind, stamp).as_bytes())?;
-    Some(body.to_vec())
+fn read_cache(path: &Path) -> Option<Vec<u8>> {
+    crate::cmp::read::read(path, MAX_CACHE_BYTES, crate::cmp::read::Links::Refuse).ok()
 }
 
 /// The cached index, whatever folders it was built from (the caller compares its stamp):
 /// none when missing, corrupt, inconsistent or its header and body disagree.
 fn read_index(path: &Path) -> Option<Index> {
-    let bytes =
-        crate::cmp::read::read(path, MAX_CACHE_BYTES, crate::cmp::read::Links::Refuse).ok()?;
-    let prefix = format!("cmpx-resolve-index {FORMAT} ");
-    let rest = bytes.strip_prefix(prefix.as_bytes())?;
-    let (hex, body) = (rest.get(..16)?, rest.get(16..)?.strip_prefix(b"\n")?);
-    let stamp = u64::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()?;
-    postcard::from_bytes::<Index>(body)
+    let bytes = read_cache(path)?;
+    let (stamp, body) = checked_body(&bytes, "index")?;
+    let mut index = postcard::from_bytes::<Index>(body)
         .ok()
-        .filter(|i| i.format == FORMAT && i.stamp == stamp && i.consistent())
+        .filter(|i| i.format == FORMAT && i.stamp == stamp && i.consistent())?;
+    let bounds = Bounds {
+        terms: index.terms.len(),
+        tools: index.tools.len(),
+    };
+    index.tools.bound(bounds);
+    index.entries.bound(bounds);
+    Some(index)
 }
 
 impl Index {
     /// Whether every id in a decoded index points inside it, so a damaged cache that still
-    /// decodes is rebuilt instead of indexing out of bounds.
+    /// decodes is rebuilt instead of indexing out of bounds. The tools and entries, decoded
+    /// later, are checked one by one when they are (`Fits`).
     fn consistent(&self) -> bool {
         let (terms, entries, tools) = (self.terms.len(), self.entries.len(), self.tools.len());
         self.df.len() == terms
             && self.declared.len() == terms
+            && self.by_text.len() == terms
+            && self.by_text.iter().all(|&t| (t as usize) < terms)
+            && self
+                .by_text
+                .windows(2)
+                .all(|w| self.terms[w[0] as usize] < self.terms[w[1] as usize])
+            && self.tools.consistent()
+            && self.entries.consistent()
+            && (entries == 0 || tools > 0)
+            && self.tool_starts.len() == tools + 1
+            && self.tool_starts.windows(2).all(|w| w[0] <= w[1])
+            && self
+                .tool_starts
+                .last()
+                .is_some_and(|&l| l as usize == entries)
             && self.starts.len() == terms + 1
             && self.starts.windows(2).all(|w| w[0] <= w[1])
             && self
@@ -501,26 +590,19 @@ impl Index {
                 .is_some_and(|&l| l as usize == self.postings.len())
             && self.postings.iter().all(|&e| (e as usize) < entries)
             && self.regex.iter().all(|&e| (e as usize) < entries)
-            && self.entries.iter().all(|e| {
-                (e.tool as usize) < tools
-                    && e.learned as usize <= e.patterns.len()
-                    && e.patterns.iter().all(|p| match p {
-                        Pattern::Terms(t) => t.iter().all(|&t| (t as usize) < terms),
-                        Pattern::Regex(_) => true,
-                    })
-            })
-            && self
-                .tools
-                .iter()
-                .all(|t| t.weak.iter().all(|&w| (w as usize) < terms))
     }
 }
 
 /// The folder records of the last build, by folder; none when missing, corrupt or written by
 /// another cmpx (a rebuild then reads every folder).
 fn read_records(path: &Path, seed: u64) -> HashMap<PathBuf, Record> {
-    read_cached(path, "folders", seed)
-        .and_then(|body| postcard::from_bytes::<Vec<Record>>(&body).ok())
+    read_cache(path)
+        .and_then(|bytes| {
+            let (stamp, body) = checked_body(&bytes, "folders")?;
+            (stamp == seed)
+                .then(|| postcard::from_bytes::<Vec<Record>>(body).ok())
+                .flatten()
+        })
         .unwrap_or_default()
         .into_iter()
         .map(|r| (r.dir.clone(), r))

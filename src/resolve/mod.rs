@@ -2,6 +2,7 @@
 
 pub mod folders;
 pub mod index;
+mod lazy;
 pub mod learned;
 mod modes;
 pub mod samples;

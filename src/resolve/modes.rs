@@ -48,9 +48,8 @@ fn telling(index: &Index, scored: &[Scored], q: &Query) -> Vec<Telling> {
     // Modes that share no term with the request are not in `scored`, but they still count
     // as modes that do not use a word.
     let total = index
-        .entries
-        .iter()
-        .filter(|e| e.tool == tool && e.intent != 0)
+        .entries_of(tool)
+        .filter(|&e| index.entries[e].intent != 0)
         .count()
         .max(modes.len());
     if total < 2 {
@@ -84,9 +83,9 @@ fn telling(index: &Index, scored: &[Scored], q: &Query) -> Vec<Telling> {
         }
     }
     let general: HashSet<TermId> = index
-        .entries
-        .iter()
-        .filter(|e| e.tool == tool && e.intent == 0)
+        .entries_of(tool)
+        .map(|e| &index.entries[e])
+        .filter(|e| e.intent == 0)
         .flat_map(|e| e.declared())
         .filter_map(|p| match p {
             Pattern::Terms(t) => Some(t.iter().copied()),

@@ -3,7 +3,7 @@
 //! with word order, direction ("yaml to json"), typo tolerance, `re:` patterns and weak
 //! evidence from name, summary and tags.
 
-use super::index::{Entry, Index, Pattern, TermId};
+use super::index::{Entry, Index, Pattern, TermId, TermIds};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, OnceLock};
 
@@ -128,7 +128,7 @@ fn fuzzy_matches(index: &Index, term: &str) -> Vec<TermId> {
         .collect()
 }
 
-fn prepare(q: &Query, index: &Index, ids: &HashMap<&str, TermId>) -> Prepared {
+fn prepare(q: &Query, index: &Index, ids: &TermIds) -> Prepared {
     let n = index.entries.len().max(1) as f64;
     let idf: Vec<f64> = index
         .df
@@ -226,7 +226,7 @@ struct Direction {
     targets: Vec<TermId>,
 }
 
-fn query_direction(q: &Query, ids: &HashMap<&str, TermId>) -> Direction {
+fn query_direction(q: &Query, ids: &TermIds) -> Direction {
     let t = &q.terms;
     let id = |i: Option<usize>| {
         i.and_then(|i| t.get(i))
