@@ -41,6 +41,19 @@ pub struct Skipped {
     pub reason: String,
 }
 
+impl Skipped {
+    /// The note for a root with more tool folders than `max` (see `limits::max_tools`).
+    pub fn too_many_tools(root: &Path, max: usize) -> Skipped {
+        Skipped {
+            path: root.to_path_buf(),
+            reason: format!(
+                "more than {max} tool folders; the rest are ignored (set {} to raise the limit)",
+                crate::limits::MAX_TOOLS_ENV
+            ),
+        }
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct Scan {
     pub tools: Vec<Installed>,
@@ -159,13 +172,7 @@ pub fn tool_folders(root: &Path, skipped: &mut Vec<Skipped>) -> Vec<(PathBuf, Pa
     let max = crate::limits::max_tools();
     for entry in paths {
         if found.len() >= max {
-            skipped.push(Skipped {
-                path: root.to_path_buf(),
-                reason: format!(
-                    "more than {max} tool folders; the rest are ignored (set {} to raise the limit)",
-                    crate::limits::MAX_TOOLS_ENV
-                ),
-            });
+            skipped.push(Skipped::too_many_tools(root, max));
             break;
         }
         match entry {

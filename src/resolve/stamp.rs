@@ -198,13 +198,7 @@ impl Stamps {
             let mut mine = 0;
             for f in folders {
                 if mine >= max {
-                    skipped.push(crate::cmp::registry::Skipped {
-                        path: root.clone(),
-                        reason: format!(
-                            "more than {max} tool folders; the rest are ignored (set {} to raise the limit)",
-                            crate::limits::MAX_TOOLS_ENV
-                        ),
-                    });
+                    skipped.push(crate::cmp::registry::Skipped::too_many_tools(root, max));
                     break;
                 }
                 if let Some(sub) = f.sub {
