@@ -462,6 +462,33 @@ mod tests {
     }
 
     #[test]
+    fn long_tokens_and_output_past_the_buffer_come_out_whole() {
+        // A string longer than the writer's slack (handed on past the buffer) and enough
+        // records to fill the 128 KiB buffer several times over, in pieces of odd sizes.
+        let long = "x\\\"y".repeat(3000);
+        let mut doc = format!("[\"{long}\",{{\"k\":\"{long}\"}}");
+        for i in 0..9000 {
+            doc.push_str(&format!(
+                ",{{\"id\":{i},\"t\":[\"a b\",[],{{}}],\"n\":null}}"
+            ));
+        }
+        doc.push(']');
+        let bytes = doc.as_bytes();
+        assert!(bytes.len() > 300 << 10);
+        for unit in [None, Some(&b"  "[..]), Some(&b"\t"[..])] {
+            for escaped in [false, true] {
+                let expected = scanned(bytes, unit, escaped);
+                for chunk in [4093, 1 << 17] {
+                    assert!(
+                        emitted(bytes, unit, escaped, chunk) == expected,
+                        "unit {unit:?} escaped {escaped} chunk {chunk}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
     fn deep_nesting_and_a_bracket_that_closes_nothing() {
         let doc = format!("{}1{}", "[{\"a\":".repeat(60), "}]".repeat(60));
         for unit in [None, Some(&b"    "[..])] {
