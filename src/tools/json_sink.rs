@@ -203,8 +203,8 @@ impl<'w> Writer<'w> {
 
 /// [`Writer`]'s buffer lent to a tight loop (the emitter's) as a plain local value, so that
 /// the compiler keeps its fill level in a register. Inside the Writer, every byte stored into
-/// the buffer might alias the level, which was then reloaded and stored around each token: a
-/// chain of store-to-load waits that took most of the pretty-printing pass.
+/// the buffer might alias the level, which was then reloaded and stored around each token
+/// (measured in session 7: minify about 4% faster, pretty-printing unchanged).
 pub(crate) struct Out {
     buf: Box<[u8]>,
     pad: Vec<u8>,
