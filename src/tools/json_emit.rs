@@ -5,8 +5,8 @@
 //! which bytes lie inside strings, and the bytes in between the marked ones are copied whole.
 //! It writes the same bytes as the scanner with [`Writer`] (`json_stream` tests compare them).
 
-use super::json_scan::{Invalid, Sink};
-use super::json_sink::Writer;
+use super::json_scan::Invalid;
+use super::json_sink::{Out, Writer};
 
 const BOM: &[u8; 3] = b"\xef\xbb\xbf";
 
@@ -65,7 +65,29 @@ impl Emitter {
             }
         }
         let buf = &buf[from..];
+        let mut out = w.lend();
+        let fed = match (self.pretty, self.escaped) {
+            (true, true) => self.blocks::<true, true>(buf, &mut out, w),
+            (true, false) => self.blocks::<true, false>(buf, &mut out, w),
+            (false, true) => self.blocks::<false, true>(buf, &mut out, w),
+            (false, false) => self.blocks::<false, false>(buf, &mut out, w),
+        };
+        w.give_back(out);
+        fed
+    }
+
+    /// [`Emitter::feed`] past the byte order mark, one variant per kind of output so that
+    /// the tests of it leave the loop; the state it changes per stop lives in locals (in
+    /// registers) until the piece ends.
+    #[inline(always)]
+    fn blocks<const PRETTY: bool, const ESCAPED: bool>(
+        &mut self,
+        buf: &[u8],
+        o: &mut Out,
+        w: &mut Writer,
+    ) -> Result<(), Invalid> {
         let n = buf.len();
+        let (mut depth, mut pending) = (self.depth, self.pending);
         // Bytes before `last` are written.
         let mut last = 0;
         let mut at = 0;
@@ -86,13 +108,13 @@ impl Emitter {
             self.in_string = inside >> 63 == 1;
             let outside = !(inside | quotes);
             let spaces = masks.space & outside;
-            let specials = if self.escaped {
+            let specials = if ESCAPED {
                 masks.quote | masks.backslash
             } else {
                 0
             };
             let mut stops = spaces | specials;
-            if self.pretty {
+            if PRETTY {
                 stops |= masks.structural & outside;
             }
             while stops != 0 {
@@ -100,26 +122,66 @@ impl Emitter {
                 stops ^= bit;
                 let pos = at + bit.trailing_zeros() as usize;
                 if last < pos {
-                    self.begin(w);
-                    w.token(buf, last, pos);
+                    if PRETTY && pending {
+                        pending = false;
+                        o.newline(depth);
+                    }
+                    o.token(buf, last, pos, w);
+                    o.room(w);
                 }
                 last = pos + 1;
                 // Tested on the masks, not with a jump on the byte: the kinds follow a
                 // pattern (quote, quote, colon, ...) that conditional branches predict and a
                 // jump table did not (a misprediction on most stops).
                 if bit & specials != 0 {
-                    self.begin(w);
-                    w.special(buf[pos]);
-                } else if bit & spaces == 0 {
-                    self.punctuation(buf[pos], w)?;
+                    if PRETTY && pending {
+                        pending = false;
+                        o.newline(depth);
+                    }
+                    o.special::<ESCAPED>(buf[pos]);
+                } else if PRETTY && bit & spaces == 0 {
+                    // A bracket, comma or colon outside strings.
+                    let b = buf[pos];
+                    if b == b',' {
+                        o.text(b",");
+                        o.newline(depth);
+                    } else if b == b':' {
+                        o.text(b": ");
+                    } else if b == b'[' || b == b'{' {
+                        if pending {
+                            o.newline(depth);
+                        }
+                        o.text(&[b]);
+                        depth += 1;
+                        pending = true;
+                    } else {
+                        let Some(up) = depth.checked_sub(1) else {
+                            self.depth = depth;
+                            return Err(Invalid);
+                        };
+                        depth = up;
+                        if pending {
+                            pending = false;
+                        } else {
+                            o.newline(depth);
+                        }
+                        o.text(&[b]);
+                    }
                 }
+                o.room(w);
             }
             at += len;
         }
         if last < n {
-            self.begin(w);
-            w.token(buf, last, n);
+            if PRETTY && pending {
+                pending = false;
+                o.newline(depth);
+            }
+            o.token(buf, last, n, w);
+            o.room(w);
         }
+        self.depth = depth;
+        self.pending = pending;
         Ok(())
     }
 
@@ -130,47 +192,6 @@ impl Emitter {
         } else {
             Err(Invalid)
         }
-    }
-
-    /// Before anything written inside a bracket just opened: its first line break.
-    #[inline(always)]
-    fn begin(&mut self, w: &mut Writer) {
-        if self.pending {
-            self.pending = false;
-            w.newline(self.depth);
-        }
-    }
-
-    /// A bracket, comma or colon outside strings (pretty-printing only).
-    #[inline(always)]
-    fn punctuation(&mut self, b: u8, w: &mut Writer) -> Result<(), Invalid> {
-        if b == b',' {
-            w.byte(b',');
-            w.newline(self.depth);
-        } else if b == b':' {
-            w.text(b": ");
-        } else if b == b'[' || b == b'{' {
-            self.begin(w);
-            w.byte(b);
-            self.depth += 1;
-            self.pending = true;
-        } else {
-            self.close(b, w)?;
-        }
-        Ok(())
-    }
-
-    /// `]` or `}`.
-    #[inline(always)]
-    fn close(&mut self, b: u8, w: &mut Writer) -> Result<(), Invalid> {
-        self.depth = self.depth.checked_sub(1).ok_or(Invalid)?;
-        if self.pending {
-            self.pending = false;
-        } else {
-            w.newline(self.depth);
-        }
-        w.byte(b);
-        Ok(())
     }
 
     /// The bytes of a block of `len` bytes that a backslash escapes; keeps for the next block
@@ -435,6 +456,33 @@ mod tests {
                             );
                         }
                     }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn long_tokens_and_output_past_the_buffer_come_out_whole() {
+        // A string longer than the writer's slack (handed on past the buffer) and enough
+        // records to fill the 128 KiB buffer several times over, in pieces of odd sizes.
+        let long = "x\\\"y".repeat(3000);
+        let mut doc = format!("[\"{long}\",{{\"k\":\"{long}\"}}");
+        for i in 0..9000 {
+            doc.push_str(&format!(
+                ",{{\"id\":{i},\"t\":[\"a b\",[],{{}}],\"n\":null}}"
+            ));
+        }
+        doc.push(']');
+        let bytes = doc.as_bytes();
+        assert!(bytes.len() > 300 << 10);
+        for unit in [None, Some(&b"  "[..]), Some(&b"\t"[..])] {
+            for escaped in [false, true] {
+                let expected = scanned(bytes, unit, escaped);
+                for chunk in [4093, 1 << 17] {
+                    assert!(
+                        emitted(bytes, unit, escaped, chunk) == expected,
+                        "unit {unit:?} escaped {escaped} chunk {chunk}"
+                    );
                 }
             }
         }

@@ -201,6 +201,129 @@ impl<'w> Writer<'w> {
     }
 }
 
+/// [`Writer`]'s buffer lent to a tight loop (the emitter's) as a plain local value, so that
+/// the compiler keeps its fill level in a register. Inside the Writer, every byte stored into
+/// the buffer might alias the level, which was then reloaded and stored around each token
+/// (measured in session 7: minify about 4% faster, pretty-printing unchanged).
+pub(crate) struct Out {
+    buf: Box<[u8]>,
+    pad: Vec<u8>,
+    len: usize,
+    break_len: usize,
+    unit_len: usize,
+}
+
+impl Writer<'_> {
+    /// Lends the buffer to a loop; [`Writer::give_back`] returns it.
+    pub fn lend(&mut self) -> Out {
+        Out {
+            buf: std::mem::take(&mut self.buf),
+            pad: std::mem::take(&mut self.pad),
+            len: self.len,
+            break_len: self.break_len,
+            unit_len: self.unit_len,
+        }
+    }
+
+    pub fn give_back(&mut self, out: Out) {
+        self.buf = out.buf;
+        self.pad = out.pad;
+        self.len = out.len;
+        self.room();
+    }
+
+    /// Hands `bytes` on to the output, past the buffer (which holds none at the time).
+    #[cold]
+    #[inline(never)]
+    fn hand_on(&mut self, bytes: &[u8]) {
+        self.written += bytes.len() as u64;
+        if self.error.is_none()
+            && let Err(e) = self.out.write_all(bytes)
+        {
+            self.error = Some(e);
+        }
+    }
+}
+
+/// Each method leaves `len` below `BUF + SLACK`, and needs it below `BUF` (see [`Out::room`]).
+impl Out {
+    /// Hands the buffer on once it holds [`BUF`] bytes.
+    #[inline(always)]
+    pub fn room(&mut self, w: &mut Writer) {
+        if self.len >= BUF {
+            w.hand_on(&self.buf[..self.len]);
+            self.len = 0;
+        }
+    }
+
+    /// `piece[start..end]`, which needs no escaping.
+    #[inline(always)]
+    pub fn token(&mut self, piece: &[u8], start: usize, end: usize, w: &mut Writer) {
+        let n = end - start;
+        let at = self.len;
+        if n <= SHORT
+            && let (Some(src), Some(dst)) = (
+                piece.get(start..start + SHORT),
+                self.buf.get_mut(at..at + SHORT),
+            )
+        {
+            dst.copy_from_slice(src);
+            self.len += n;
+        } else if n <= SLACK
+            && let (Some(src), Some(dst)) = (piece.get(start..end), self.buf.get_mut(at..at + n))
+        {
+            dst.copy_from_slice(src);
+            self.len += n;
+        } else {
+            self.long(&piece[start..end], w);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn long(&mut self, bytes: &[u8], w: &mut Writer) {
+        w.hand_on(&self.buf[..self.len]);
+        self.len = 0;
+        w.hand_on(bytes);
+    }
+
+    /// A few bytes that need no escaping.
+    #[inline(always)]
+    pub fn text<const N: usize>(&mut self, bytes: &[u8; N]) {
+        if let Some(dst) = self.buf.get_mut(self.len..self.len + N) {
+            dst.copy_from_slice(bytes);
+            self.len += N;
+        }
+    }
+
+    /// A `"` or `\`, with a backslash before it when `ESCAPED`.
+    #[inline(always)]
+    pub fn special<const ESCAPED: bool>(&mut self, byte: u8) {
+        if ESCAPED {
+            self.text(&[b'\\', byte]);
+        } else {
+            self.text(&[byte]);
+        }
+    }
+
+    /// A line break and `depth` indentation units.
+    #[inline(always)]
+    pub fn newline(&mut self, depth: usize) {
+        let n = (self.break_len + self.unit_len * depth).min(self.pad.len());
+        let at = self.len;
+        if n <= SHORT
+            && let (Some(src), Some(dst)) =
+                (self.pad.get(..SHORT), self.buf.get_mut(at..at + SHORT))
+        {
+            dst.copy_from_slice(src);
+            self.len += n;
+        } else if let (Some(src), Some(dst)) = (self.pad.get(..n), self.buf.get_mut(at..at + n)) {
+            dst.copy_from_slice(src);
+            self.len += n;
+        }
+    }
+}
+
 impl Sink for Writer<'_> {
     #[inline(always)]
     fn text(&mut self, bytes: &[u8]) {
