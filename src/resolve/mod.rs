@@ -25,10 +25,6 @@ pub const CONFIDENT: f64 = 0.68;
 pub const CONFIDENT_MARGIN: f64 = 0.06;
 /// …and the best candidate's tool must account for this share of the request's terms.
 pub const CONFIDENT_COVERAGE: f64 = 0.3;
-/// For a tool with a single intent whose contract leads on its own words: the score and the
-/// share of the request's terms that suffice (chosen on the cross-validated train split).
-pub const SINGLE_CONFIDENT: f64 = 0.5;
-pub const SINGLE_COVERAGE: f64 = 0.6;
 /// Two candidates closer than this are too close to call.
 pub const AMBIGUITY_GAP: f64 = 0.05;
 
@@ -140,11 +136,6 @@ pub fn resolve(index: &Index, request: &str, opts: &Options) -> Resolution {
                 .max(1) as f64,
         unknown: unknown as f64,
         mode_gap: modes::Choice::gap(choice),
-        declared_lead: support_margin(index, &scored, |s| s.declared).1,
-        one_intent: scored.first().is_some_and(|s| {
-            let tool = index.entries[s.entry].tool;
-            index.entries.iter().filter(|e| e.tool == tool).count() == 1
-        }),
     };
     let ambiguous = top >= MIN_SCORE && second >= MIN_SCORE && top - second < AMBIGUITY_GAP;
     // One matching word among several nobody's tools mention ("hash brown recipe") is a
@@ -224,12 +215,6 @@ pub struct Features {
     /// For a tool with modes, how clearly the request names the mode chosen (see
     /// `modes::Choice::gap`): negative when it uses words of some modes but names none.
     pub mode_gap: f64,
-    /// How far the best candidate's tool leads every other tool on the contracts' own words
-    /// (declared patterns, name, summary), learned phrasings aside: negative when another
-    /// tool's contract fits better.
-    pub declared_lead: f64,
-    /// The best candidate's tool has a single intent: no mode to get wrong.
-    pub one_intent: bool,
 }
 
 /// Whether the evidence is enough for `cmpx do` to act: score, lead and coverage thresholds,
@@ -238,17 +223,11 @@ pub struct Features {
 /// cross-validated train split only, as the point where one wrong action costs as much as
 /// fifteen to twenty-five right ones: `cmpx do` acts on about half of the requests and is
 /// wrong on about 1%, where acting on two thirds cost 2.3% wrong (bench/NOTES.md).
-///
-/// A tool with a single intent needs less: with no mode to get wrong, a lower score is enough
-/// when the tool accounts for most of the request (`SINGLE_COVERAGE`) and its contract's own
-/// words, not only learned phrasings, put it ahead of every other tool.
 pub fn is_confident(f: &Features) -> bool {
-    let usual = f.top >= CONFIDENT && f.coverage >= CONFIDENT_COVERAGE && f.mode_gap >= 0.0;
-    let single = f.one_intent
-        && f.top >= SINGLE_CONFIDENT
-        && f.coverage >= SINGLE_COVERAGE
-        && f.declared_lead > 0.0;
-    f.lead >= CONFIDENT_MARGIN && (usual || single)
+    f.top >= CONFIDENT
+        && f.lead >= CONFIDENT_MARGIN
+        && f.coverage >= CONFIDENT_COVERAGE
+        && f.mode_gap >= 0.0
 }
 
 /// The first candidate's tool's best value of `f` and its margin over the best other tool's
