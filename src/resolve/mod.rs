@@ -154,8 +154,12 @@ pub fn resolve(index: &Index, request: &str, opts: &Options) -> Resolution {
             .chain(&q.concepts)
             .collect::<std::collections::HashSet<_>>()
             .len();
+        let (dm, lm) = (
+            support_margin(index, &scored, |s| s.declared),
+            support_margin(index, &scored, |s| s.learned),
+        );
         eprintln!(
-            "features\t{:.4}\t{:.4}\t{:.4}\t{}\t{:.4}\t{lone_word}\t{}\t{:.4}\t{:.4}\t{}\t{}\t{}",
+            "features\t{:.4}\t{:.4}\t{:.4}\t{}\t{:.4}\t{lone_word}\t{}\t{:.4}\t{:.4}\t{}\t{}\t{}\t{:.4}\t{:.4}\t{:.4}\t{:.4}\t{}\t{}",
             f.top,
             f.lead,
             f.coverage,
@@ -172,6 +176,14 @@ pub fn resolve(index: &Index, request: &str, opts: &Options) -> Resolution {
                 .map(|s| index.entries[s.entry].tool)
                 .collect::<std::collections::HashSet<_>>()
                 .len(),
+            dm.0,
+            dm.1,
+            lm.0,
+            lm.1,
+            q.concepts.len(),
+            first.map_or(0, |s| {
+                index.entries_of(index.entries[s.entry].tool).len()
+            }),
         );
     }
     let mut capabilities = HashMap::new();
@@ -216,6 +228,28 @@ pub fn is_confident(f: &Features) -> bool {
         && f.lead >= CONFIDENT_MARGIN
         && f.coverage >= CONFIDENT_COVERAGE
         && f.mode_gap >= 0.0
+}
+
+/// The first candidate's tool's best value of `f` and its margin over the best other tool's
+/// (negative when another tool leads on that evidence).
+fn support_margin(
+    index: &Index,
+    scored: &[score::Scored],
+    f: impl Fn(&score::Scored) -> f64,
+) -> (f64, f64) {
+    let Some(first) = scored.first() else {
+        return (0.0, 0.0);
+    };
+    let tool = index.entries[first.entry].tool;
+    let (mut mine, mut other) = (0.0f64, 0.0f64);
+    for s in scored {
+        if index.entries[s.entry].tool == tool {
+            mine = mine.max(f(s));
+        } else {
+            other = other.max(f(s));
+        }
+    }
+    (mine, mine - other)
 }
 
 /// The best candidate that would be a different decision from the first: another tool, or

@@ -26,6 +26,9 @@ pub struct Weights {
     /// Factor for an intent whose own words name only the opposite of an action the request
     /// asks for ("encode" against "base64 decode").
     pub opposite: f64,
+    /// Factor for an intent that only makes new values ("uuid generator") when the request
+    /// pastes a sample and asks for nothing new: the sample is to be read, not made.
+    pub maker: f64,
 }
 
 pub const WEIGHTS: Weights = Weights {
@@ -36,7 +39,16 @@ pub const WEIGHTS: Weights = Weights {
     unmatched: 12.0,
     learned: 0.9,
     opposite: 0.85,
+    maker: 0.85,
 };
+
+/// Words of an intent that makes new values.
+const MAKES: &[&str] = &["generate", "create", "random", "make", "new"];
+/// Words of an intent that reads what it is given.
+const READS: &[&str] = &[
+    "analyze", "analyse", "identify", "detect", "parse", "decode", "inspect", "validate", "verify",
+    "check", "explain", "extract", "convert", "lookup", "info", "decrypt",
+];
 
 pub struct Query {
     /// Ordered terms of the request (samples and quotes removed).
@@ -66,6 +78,9 @@ struct Prepared {
     /// Actions the request asks for (when known to the vocabulary) with their opposites, for
     /// requests that do not name both.
     opposed: Vec<(Option<TermId>, TermId)>,
+    /// The request pastes a sample and asks for nothing new: (make words, read words) as
+    /// term ids, for `maker_factor`.
+    reads_sample: Option<(Vec<TermId>, Vec<TermId>)>,
 }
 
 fn sorted_chars(s: &str) -> Vec<char> {
@@ -208,6 +223,18 @@ fn prepare(q: &Query, index: &Index, ids: &TermIds) -> Prepared {
             Some((ids.get(t).copied(), *ids.get(o)?))
         })
         .collect();
+    let ids_of = |words: &[&str]| -> Vec<TermId> {
+        words
+            .iter()
+            .filter_map(|w| ids.get(super::text::term(w).as_str()).copied())
+            .collect()
+    };
+    let makes = ids_of(MAKES);
+    let asks_new = q
+        .terms
+        .iter()
+        .any(|t| ids.get(t.as_str()).is_some_and(|id| makes.contains(id)));
+    let reads_sample = (!q.concepts.is_empty() && !asks_new).then(|| (makes, ids_of(READS)));
     Prepared {
         terms,
         order,
@@ -215,6 +242,7 @@ fn prepare(q: &Query, index: &Index, ids: &TermIds) -> Prepared {
         direction,
         to: ids.get("to").copied(),
         opposed,
+        reads_sample,
     }
 }
 
@@ -297,6 +325,25 @@ fn opposite_factor(e: &Entry, weak: &[TermId], q: &Prepared) -> f64 {
         .iter()
         .any(|&(asked, other)| says(other) && !asked.is_some_and(says));
     if contradicted { WEIGHTS.opposite } else { 1.0 }
+}
+
+/// `WEIGHTS.maker` for an entry whose own words (declared patterns, name, summary) make new
+/// values and never read one, when the request pastes a sample and asks for nothing new.
+fn maker_factor(e: &Entry, weak: &[TermId], q: &Prepared) -> f64 {
+    let Some((makes, reads)) = &q.reads_sample else {
+        return 1.0;
+    };
+    let says = |id: &TermId| {
+        weak.binary_search(id).is_ok()
+            || e.declared()
+                .iter()
+                .any(|p| matches!(p, Pattern::Terms(t) if t.contains(id)))
+    };
+    if makes.iter().any(says) && !reads.iter().any(says) {
+        WEIGHTS.maker
+    } else {
+        1.0
+    }
 }
 
 /// Length of the longest common subsequence of a pattern and the request, in terms.
@@ -406,8 +453,9 @@ fn score_terms(terms: &[TermId], q: &Prepared, ordered: bool) -> Match {
 
 /// The entry's score, and the part its own patterns earn (without the tool-wide weak terms,
 /// which every intent of a tool shares).
-fn score_entry(e: &Entry, weak: &[TermId], q: &Prepared, raw: &str) -> (f64, f64, f64) {
+fn score_entry(e: &Entry, weak: &[TermId], q: &Prepared, raw: &str) -> (f64, f64, f64, f64) {
     let mut declared_best = 0.0f64;
+    let mut learned_best = 0.0f64;
     let mut best = Match {
         score: 0.0,
         cov_q: 0.0,
@@ -430,6 +478,7 @@ fn score_entry(e: &Entry, weak: &[TermId], q: &Prepared, raw: &str) -> (f64, f64
         };
         if at >= declared {
             m.score *= WEIGHTS.learned;
+            learned_best = learned_best.max(m.score);
         } else {
             declared_best = declared_best.max(m.score);
         }
@@ -465,6 +514,7 @@ fn score_entry(e: &Entry, weak: &[TermId], q: &Prepared, raw: &str) -> (f64, f64
         (0.92 * best.max(weak) + agreement + 0.05 * best.min(weak)).min(1.0),
         best,
         declared_best.max(weak),
+        learned_best,
     )
 }
 
@@ -477,6 +527,8 @@ pub struct Scored {
     /// What the contract's own words earned (declared patterns, name and summary), without
     /// learned phrasings.
     pub declared: f64,
+    /// What the best learned phrasing earned (someone's words for this intent).
+    pub learned: f64,
     pub matched: usize,
 }
 
@@ -566,9 +618,11 @@ pub fn score_all(index: &Index, query: &Query) -> (Vec<Scored>, usize) {
         let i = i as usize;
         let e = &index.entries[i];
         let weak = &index.tool_of(e).weak;
-        let direction = direction_factor(e, &q) * opposite_factor(e, weak, &q);
-        let (score, own, declared) = score_entry(e, weak, &q, &query.raw);
+        let direction =
+            direction_factor(e, &q) * opposite_factor(e, weak, &q) * maker_factor(e, weak, &q);
+        let (score, own, declared, learned) = score_entry(e, weak, &q, &query.raw);
         let (score, own, declared) = (score * direction, own * direction, declared * direction);
+        let learned = learned * direction;
         if score > 0.0 {
             let matched = q
                 .terms
@@ -580,6 +634,7 @@ pub fn score_all(index: &Index, query: &Query) -> (Vec<Scored>, usize) {
                 score,
                 own,
                 declared,
+                learned,
                 matched,
             });
         }
