@@ -317,18 +317,7 @@ pub(crate) fn classify_scalar(block: &[u8; 64]) -> Masks {
 mod tests {
     use super::*;
     use crate::tools::json_scan::Scanner;
-
-    /// A small deterministic generator (xorshift), so that failures reproduce.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-    }
+    use crate::tools::json_stream::tests::Rng;
 
     #[test]
     fn sse2_and_byte_by_byte_masks_agree_on_random_blocks() {

@@ -159,4 +159,4 @@ impl Style {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

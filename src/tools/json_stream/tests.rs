@@ -180,11 +180,12 @@ fn real_files_and_catalogue_examples_match_the_in_memory_path() {
     }
 }
 
-/// A small deterministic generator (xorshift), so the corpus is the same on every run.
-struct Rng(u64);
+/// A small deterministic generator (xorshift), so the corpus is the same on every run (and
+/// json_emit's tests reproduce).
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
