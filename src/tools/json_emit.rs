@@ -37,6 +37,16 @@ pub(crate) struct Masks {
     pub structural: u64,
 }
 
+/// Writes the line break a pretty output owes before its next token or string (the first
+/// thing inside a bracket), once.
+#[inline(always)]
+fn settle<const PRETTY: bool>(o: &mut Out, pending: &mut bool, depth: usize) {
+    if PRETTY && *pending {
+        *pending = false;
+        o.newline(depth);
+    }
+}
+
 impl Emitter {
     pub(crate) fn new(pretty: bool, escaped: bool) -> Self {
         Emitter {
@@ -122,10 +132,7 @@ impl Emitter {
                 stops ^= bit;
                 let pos = at + bit.trailing_zeros() as usize;
                 if last < pos {
-                    if PRETTY && pending {
-                        pending = false;
-                        o.newline(depth);
-                    }
+                    settle::<PRETTY>(o, &mut pending, depth);
                     o.token(buf, last, pos, w);
                     o.room(w);
                 }
@@ -134,10 +141,7 @@ impl Emitter {
                 // pattern (quote, quote, colon, ...) that conditional branches predict and a
                 // jump table did not (a misprediction on most stops).
                 if bit & specials != 0 {
-                    if PRETTY && pending {
-                        pending = false;
-                        o.newline(depth);
-                    }
+                    settle::<PRETTY>(o, &mut pending, depth);
                     o.special::<ESCAPED>(buf[pos]);
                 } else if PRETTY && bit & spaces == 0 {
                     // A bracket, comma or colon outside strings.
@@ -173,10 +177,7 @@ impl Emitter {
             at += len;
         }
         if last < n {
-            if PRETTY && pending {
-                pending = false;
-                o.newline(depth);
-            }
+            settle::<PRETTY>(o, &mut pending, depth);
             o.token(buf, last, n, w);
             o.room(w);
         }
