@@ -1,8 +1,10 @@
 //! Embeds the catalogue (`catalogue/<category>/<id>.json`, each with its declared contract
 //! `<id>.cmpx.json`) and the bundled adapters (`adapters/<name>/cmp/*.json`) into the binary,
-//! so cmpx runs from any directory.
+//! so cmpx runs from any directory, with a digest of everything embedded (the resolver's cache
+//! key: hashing the files on every run was a millisecond of each warm `resolve`).
 
 use std::fmt::Write as _;
+use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
 /// `*.json` files one level below each subfolder of `root` (`<root>/<sub>/<file>.json`), or in
@@ -60,11 +62,29 @@ fn main() {
         .partition(|f| f.to_string_lossy().ends_with(".cmpx.json"));
     let mut out = table("FILES", &catalogue, &definitions);
     out.push_str(&table("CONTRACT_FILES", &catalogue, &contracts));
-    out.push_str(&table(
-        "ADAPTER_FILES",
-        &adapters,
-        &json_files(&adapters, Some("cmp")),
-    ));
+    let adapter_files = json_files(&adapters, Some("cmp"));
+    out.push_str(&table("ADAPTER_FILES", &adapters, &adapter_files));
+    // The learned phrasings are embedded by src/resolve/learned.rs; they shape the index too.
+    let learned = manifest_dir.join("src/resolve/learned.json");
+    println!("cargo:rerun-if-changed={}", learned.display());
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for file in definitions
+        .iter()
+        .chain(&contracts)
+        .chain(&adapter_files)
+        .chain([&learned])
+    {
+        file.strip_prefix(manifest_dir).unwrap_or(file).hash(&mut h);
+        std::fs::read(file)
+            .expect("read embedded file")
+            .hash(&mut h);
+    }
+    writeln!(
+        out,
+        "/// A digest of every embedded file and the learned phrasings.\npub const DIGEST: u64 = {:#018x};",
+        h.finish()
+    )
+    .unwrap();
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("catalogue_files.rs");
     std::fs::write(dest, out).expect("write generated catalogue index");
 }

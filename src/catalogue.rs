@@ -10,6 +10,8 @@ pub(crate) mod embedded {
     include!(concat!(env!("OUT_DIR"), "/catalogue_files.rs"));
 }
 
+pub(crate) use embedded::DIGEST;
+
 /// One embedded definition file: its path under `catalogue/` and its text.
 #[derive(Debug, Clone, Copy)]
 pub struct SourceFile {

@@ -35,11 +35,6 @@ pub fn all() -> &'static [Phrasing] {
     })
 }
 
-/// The embedded file as written, for the index's cache key.
-pub fn source() -> &'static str {
-    SOURCE
-}
-
 /// One phrasing as the index takes it: the terms of its intent's label (to find the intent)
 /// and its own terms, samples turned into concepts as in a request.
 pub struct Learned {

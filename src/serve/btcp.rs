@@ -148,14 +148,28 @@ pub async fn events(
         id,
         connection,
     };
-    let first = format!(": connected\n\nevent: message\ndata: {welcome}\n\n");
+    event_stream(
+        format!(": connected\n\nevent: message\ndata: {welcome}\n\n"),
+        rx,
+        leave,
+    )
+}
+
+/// A `text/event-stream` response: `first`, then each frame from `rx` as an event, with a
+/// comment line as keep-alive when nothing comes for [`KEEP_ALIVE`]. `keep` lives as long as
+/// the stream (what it drops when the client goes: a leave or a sender of its own).
+pub(super) fn event_stream<K: Send + 'static>(
+    first: String,
+    rx: tokio::sync::mpsc::UnboundedReceiver<crate::btcp::hub::Frame>,
+    keep: K,
+) -> Response {
     let stream = futures_util::stream::unfold(
-        (Some(first), rx, leave),
-        |(first, mut rx, leave)| async move {
+        (Some(first), rx, keep),
+        |(first, mut rx, keep)| async move {
             if let Some(f) = first {
                 return Some((
                     Ok::<_, std::convert::Infallible>(Bytes::from(f)),
-                    (None, rx, leave),
+                    (None, rx, keep),
                 ));
             }
             let text = match tokio::time::timeout(KEEP_ALIVE, rx.recv()).await {
@@ -163,7 +177,7 @@ pub async fn events(
                 Ok(None) => return None,
                 Err(_) => ": ping\n\n".to_string(),
             };
-            Some((Ok(Bytes::from(text)), (None, rx, leave)))
+            Some((Ok(Bytes::from(text)), (None, rx, keep)))
         },
     );
     (

@@ -7,10 +7,10 @@
 //! when the browser's tools change. WebSocket: `GET …/ws?clientType=agent[&sessionId=SESSION]`,
 //! everything on the socket. Agent paths never speak for the session's owner.
 
-use super::btcp::{KEEP_ALIVE, plain};
+use super::btcp::{event_stream, plain};
 use super::routes::State;
 use crate::btcp::hub::{Frame, Hub, acceptable_id, same_secret};
-use axum::body::{Body, Bytes};
+use axum::body::Bytes;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -126,35 +126,7 @@ pub async fn events(
         welcome(joined.then_some(name.as_str()))
     );
     // The stream keeps its own sender, so it lives as long as the agent listens.
-    let stream = futures_util::stream::unfold(
-        (Some(first), rx, (gone, tx)),
-        |(first, mut rx, keep)| async move {
-            if let Some(f) = first {
-                return Some((
-                    Ok::<_, std::convert::Infallible>(Bytes::from(f)),
-                    (None, rx, keep),
-                ));
-            }
-            let text = match tokio::time::timeout(KEEP_ALIVE, rx.recv()).await {
-                Ok(Some((event, data))) => format!("event: {event}\ndata: {data}\n\n"),
-                Ok(None) => return None,
-                Err(_) => ": ping\n\n".to_string(),
-            };
-            Some((Ok(Bytes::from(text)), (None, rx, keep)))
-        },
-    );
-    (
-        StatusCode::OK,
-        [
-            (
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("text/event-stream"),
-            ),
-            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
-        ],
-        Body::from_stream(stream),
-    )
-        .into_response()
+    event_stream(first, rx, (gone, tx))
 }
 
 /// The session a message is about: the one `session/join` names, else the given one.
