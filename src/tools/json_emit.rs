@@ -136,6 +136,30 @@ impl Emitter {
                     o.token(buf, last, pos, w);
                     o.room(w);
                 }
+                // An opening quote whose string closes in this block with no backslash
+                // before: the whole string at once, one stop instead of two.
+                if ESCAPED && bit & quotes & inside != 0 {
+                    let next = stops & stops.wrapping_neg();
+                    if next & quotes != 0 {
+                        let end = at + next.trailing_zeros() as usize;
+                        stops ^= next;
+                        settle::<PRETTY>(o, &mut pending, depth);
+                        o.escaped_string(buf, pos + 1, end, w);
+                        last = end + 1;
+                        // A key's colon right after it: no stop of its own either.
+                        if PRETTY
+                            && next << 1 != 0
+                            && stops & stops.wrapping_neg() == next << 1
+                            && buf.get(end + 1) == Some(&b':')
+                        {
+                            stops &= stops - 1;
+                            o.text(b": ");
+                            last = end + 2;
+                        }
+                        o.room(w);
+                        continue;
+                    }
+                }
                 last = pos + 1;
                 // Tested on the masks, not with a jump on the byte: the kinds follow a
                 // pattern (quote, quote, colon, ...) that conditional branches predict and a

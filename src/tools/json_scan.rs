@@ -100,6 +100,11 @@ pub(crate) struct Scanner {
     utf8: Utf8,
     lit: &'static [u8],
     lit_pos: usize,
+    /// Where in the current piece the 64-byte block that `specials` describes starts
+    /// (`usize::MAX`: none yet).
+    block: usize,
+    /// Bit `k` set when byte `block + k` is one a string cannot simply copy ([`next_special`]).
+    specials: u64,
 }
 
 impl Scanner {
@@ -120,6 +125,8 @@ impl Scanner {
             utf8: Utf8::default(),
             lit: b"",
             lit_pos: 0,
+            block: usize::MAX,
+            specials: 0,
         }
     }
 
@@ -130,6 +137,7 @@ impl Scanner {
         if self.utf8_check {
             self.utf8.check(buf)?;
         }
+        self.block = usize::MAX;
         let mut i = 0;
         while self.bom < 3 {
             let Some(&b) = buf.get(i) else {
@@ -334,7 +342,7 @@ impl Scanner {
         key: bool,
         s: &mut S,
     ) -> Result<usize, Invalid> {
-        let end = body + next_special(&buf[body..], self.ascii);
+        let end = self.string_end(buf, body);
         if buf.get(end) == Some(&b'"') {
             s.quoted(buf, body, end);
             self.state = if key { State::Colon } else { State::After };
@@ -342,6 +350,38 @@ impl Scanner {
         }
         s.special(b'"');
         self.string(buf, body, key, s)
+    }
+
+    /// [`next_special`] from `at`, found in bit masks of whole 64-byte blocks of the piece. The
+    /// last block's mask is kept: most strings end in the block the previous one ended in, so
+    /// that each block is classified once instead of once per string, and a string's length
+    /// costs no loop (whose exit was mispredicted on strings longer than one step).
+    #[inline(always)]
+    fn string_end(&mut self, buf: &[u8], at: usize) -> usize {
+        let mut base = at & !63;
+        if base != self.block {
+            let Some(block) = buf.get(base..base + 64) else {
+                return at + next_special(&buf[at..], self.ascii);
+            };
+            self.specials = special_bits(block, self.ascii);
+            self.block = base;
+        }
+        let ahead = self.specials >> (at - base);
+        if ahead != 0 {
+            return at + ahead.trailing_zeros() as usize;
+        }
+        loop {
+            base += 64;
+            let Some(block) = buf.get(base..base + 64) else {
+                return base + next_special(&buf[base..], self.ascii);
+            };
+            let bits = special_bits(block, self.ascii);
+            if bits != 0 {
+                self.specials = bits;
+                self.block = base;
+                return base + bits.trailing_zeros() as usize;
+            }
+        }
     }
 
     /// The rest of `true`, `false` or `null`, possibly cut by the piece boundary.
@@ -612,6 +652,38 @@ pub(crate) fn next_special(bytes: &[u8], ascii: bool) -> usize {
     }
     #[cfg(not(target_arch = "x86_64"))]
     next_special_swar(bytes, ascii)
+}
+
+/// The bytes of a 64-byte `block` that [`next_special`] stops at, bit `k` for byte `k`.
+#[inline(always)]
+fn special_bits(block: &[u8], ascii: bool) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8,
+            _mm_or_si128, _mm_set1_epi8,
+        };
+        let mut bits = 0u64;
+        for (k, part) in block.chunks_exact(16).take(4).enumerate() {
+            // SAFETY: SSE2 is part of x86-64, and the load reads the 16 bytes of `part`.
+            let found = unsafe {
+                let x = _mm_loadu_si128(part.as_ptr().cast::<__m128i>());
+                let quote = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'"' as i8));
+                let slash = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'\\' as i8));
+                let control = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x1f)), x);
+                let found = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, slash), control));
+                let high = if ascii { _mm_movemask_epi8(x) } else { 0 };
+                u64::from((found | high) as u16)
+            };
+            bits |= found << (16 * k);
+        }
+        bits
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    block.iter().take(64).enumerate().fold(0, |bits, (k, &b)| {
+        let stop = b < 0x20 || b == b'"' || b == b'\\' || (ascii && b >= 0x80);
+        bits | u64::from(stop) << k
+    })
 }
 
 /// [`next_special`] eight bytes at a time in a `u64` (SWAR), for any CPU.

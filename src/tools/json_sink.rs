@@ -279,6 +279,30 @@ impl Out {
         }
     }
 
+    /// A string whose contents, `piece[start..end]`, hold no `"` or `\`, with both quotes
+    /// escaped: one fixed-size copy when it is short.
+    #[inline(always)]
+    pub fn escaped_string(&mut self, piece: &[u8], start: usize, end: usize, w: &mut Writer) {
+        let n = end - start;
+        let at = self.len;
+        if n <= SHORT
+            && let (Some(src), Some(dst)) = (
+                piece.get(start..start + SHORT),
+                self.buf.get_mut(at..at + SHORT + 4),
+            )
+        {
+            dst[2..SHORT + 2].copy_from_slice(src);
+            dst[..2].copy_from_slice(b"\\\"");
+            dst[n + 2..n + 4].copy_from_slice(b"\\\"");
+            self.len += n + 4;
+        } else {
+            self.text(b"\\\"");
+            self.token(piece, start, end, w);
+            self.room(w);
+            self.text(b"\\\"");
+        }
+    }
+
     #[cold]
     #[inline(never)]
     fn long(&mut self, bytes: &[u8], w: &mut Writer) {
