@@ -95,13 +95,7 @@ fn telling(index: &Index, scored: &[Scored], q: &Query) -> Vec<Telling> {
         .collect();
     let marks = Marks::of(q);
     let idf = |t: &TermId| (total as f64 / df[t] as f64).ln();
-    // Actions the request asks for whose opposite it does not also name ("encode", not
-    // "decode"): a mode that declares only the opposite is the other direction.
-    let opposed: Vec<(&str, &str)> = request
-        .iter()
-        .filter_map(|t| Some((*t, super::text::opposite(t, true)?)))
-        .filter(|(_, o)| !request.contains(o))
-        .collect();
+    let opposed = opposed(&request);
     modes
         .iter()
         .zip(&vocab)
@@ -120,6 +114,16 @@ fn telling(index: &Index, scored: &[Scored], q: &Query) -> Vec<Telling> {
                     + way,
             }
         })
+        .collect()
+}
+
+/// Actions the request asks for whose opposite it does not also name ("encode", not
+/// "decode"), with that opposite: a mode that declares only the opposite is the other direction.
+fn opposed<'a>(request: &HashSet<&'a str>) -> Vec<(&'a str, &'static str)> {
+    request
+        .iter()
+        .filter_map(|t| Some((*t, super::text::opposite(t, true)?)))
+        .filter(|(_, o)| !request.contains(o))
         .collect()
 }
 
@@ -219,6 +223,9 @@ pub fn prefer_named(index: &Index, scored: &mut [Scored], q: &Query) -> Option<C
     if !index.tools[tool as usize].modes || index.entries[first.entry].intent != 0 {
         return None;
     }
+    if let Some(choice) = lone_mode(index, scored, q) {
+        return Some(choice);
+    }
     let mut modes = telling(index, scored, q);
     // Telling words first, the mode's own score to break a tie.
     modes.sort_by(|a, b| {
@@ -250,6 +257,67 @@ pub fn prefer_named(index: &Index, scored: &mut [Scored], q: &Query) -> Option<C
     scored[best_at].score = general;
     scored[0].score = own.min(general);
     scored.swap(0, best_at);
+    scored[1..].sort_by(|a, b| b.score.total_cmp(&a.score).then(a.entry.cmp(&b.entry)));
+    Some(Choice::Named { lead })
+}
+
+/// A tool with a single mode besides its general intent ("decode basic auth" beside the header
+/// generator, "bcrypt verify" beside "bcrypt hash"): the general intent is then itself the other
+/// action, so the two are told apart by the words each declares and the other does not, and by
+/// the direction and opposite actions of the request, as modes are among themselves. `None`
+/// when the tool has more modes (or none), for `prefer_named`'s general rule.
+fn lone_mode(index: &Index, scored: &mut [Scored], q: &Query) -> Option<Choice> {
+    let tool = index.entries[scored.first()?.entry].tool;
+    let mut modes = index
+        .entries_of(tool)
+        .filter(|&e| index.entries[e].intent != 0);
+    let (mode, more) = (modes.next()?, modes.next());
+    if more.is_some() {
+        return None;
+    }
+    let general = scored[0].entry;
+    let Some(at) = scored.iter().position(|s| s.entry == mode) else {
+        return Some(Choice::General { telling: 0.0 });
+    };
+    let request: HashSet<&str> = q
+        .terms
+        .iter()
+        .chain(&q.concepts)
+        .map(String::as_str)
+        .collect();
+    let words = |e: usize| -> HashSet<&str> {
+        index.entries[e]
+            .declared()
+            .iter()
+            .filter_map(|p| match p {
+                Pattern::Terms(t) => Some(t.iter()),
+                Pattern::Regex(_) => None,
+            })
+            .flatten()
+            .map(|t| index.terms[*t as usize].as_str())
+            .filter(|w| request.contains(w))
+            .collect()
+    };
+    let (of_general, of_mode) = (words(general), words(mode));
+    let marks = Marks::of(q);
+    let opposed = opposed(&request);
+    // ln 2: a word one of the two intents uses, as `telling` weighs a word one of two modes uses.
+    let weigh = |e: usize, own: &HashSet<&str>, other: &HashSet<&str>| {
+        let entry = &index.entries[e];
+        own.difference(other).count() as f64 * std::f64::consts::LN_2
+            + direction(index, entry, &marks)
+            - OPPOSED * contradicts(index, entry, &opposed)
+    };
+    let lead = weigh(mode, &of_mode, &of_general) - weigh(general, &of_general, &of_mode);
+    if lead < TELLING_LEAD || scored[at].own < MODE_MIN / 2.0 {
+        return Some(Choice::General {
+            telling: lead.max(0.0),
+        });
+    }
+    let (score, own) = (scored[0].score, scored[at].own);
+    scored[at].score = score;
+    scored[0].score = own.min(score);
+    scored.swap(0, at);
     scored[1..].sort_by(|a, b| b.score.total_cmp(&a.score).then(a.entry.cmp(&b.entry)));
     Some(Choice::Named { lead })
 }

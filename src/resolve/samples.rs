@@ -209,8 +209,12 @@ fn detectors() -> &'static [Detector] {
             Detector::new(r"\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*)?", &["jwt"]).needs(&["eyj"]),
             Detector::new(r"(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", &["uuid"]).needs(&["-"]),
             Detector::new(r"(?m)(?:^|\s)(?:@(?:yearly|annually|monthly|weekly|daily|midnight|hourly)|(?:[0-9*?LW#/,-]+|[A-Z]{3}(?:-[A-Z]{3})?)(?:\s+(?:[0-9*?LW#/,-]+|[A-Za-z]{3}(?:[-,][A-Za-z]{3})*)){4,5})(?:\s|$)", &["cron"]).accept(cron),
-            Detector::new(r"(?i)(?:^|[\s:(])\d+\s+(?:in|to|into|as)\s+(?:binary|hex|hexadecimal|octal)\b", &["decimal", "number", "base"]).needs_that(any_digit),
-            Detector::new(r"\b0[xX][0-9a-fA-F]+\b|\b0[bB][01]+\b|\b0[oO][0-7]+\b", &["number", "base"]).needs(&["0x", "0b", "0o"]),
+            // "42 in binary": the number is data, "in binary" what is wanted (a mode's target).
+            Detector::new(r"(?i)(?:^|[\s:(])\d+\s+(?:in|to|into|as)\s+(?:binary|hex|hexadecimal|octal)\b", &["decimal", "number", "base"]).needs_that(any_digit).keeps_words(),
+            // A prefixed number says which base it is in: the source of a base conversion.
+            Detector::new(r"\b0[xX][0-9a-fA-F]+\b", &["number", "base", "hex"]).needs(&["0x"]),
+            Detector::new(r"\b0[bB][01]+\b", &["number", "base", "binary"]).needs(&["0b"]),
+            Detector::new(r"\b0[oO][0-7]+\b", &["number", "base", "octal"]).needs(&["0o"]),
             Detector::new(r"\b1[0-9]{9}(?:[0-9]{3})?\b|\b[0-9]{13}\b", &["timestamp"]).needs_that(any_digit),
             Detector::new(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?\b", &["timestamp", "date"]).needs(&["-"]),
             Detector::new(r"&(?:[a-zA-Z]{2,8}|#\d{2,6}|#x[0-9a-fA-F]{2,6});", &["html", "entity"]).needs(&["&"]),
@@ -388,7 +392,7 @@ mod tests {
         );
         assert_eq!(
             scrub("convert 0xff to decimal").concepts,
-            vec!["number", "base"]
+            vec!["number", "base", "hex"]
         );
         assert_eq!(scrub(r#"{"a":1} make it readable"#).concepts, vec!["json"]);
         assert_eq!(scrub("sha256 of 'hello world'").text.trim(), "sha256 of");
