@@ -79,6 +79,17 @@ impl Entry {
     pub fn declared(&self) -> &[Pattern] {
         &self.patterns[..self.patterns.len().saturating_sub(self.learned as usize)]
     }
+
+    /// Every term of the declared word patterns (regex patterns have none), repeats included.
+    pub fn declared_terms(&self) -> impl Iterator<Item = TermId> + '_ {
+        self.declared()
+            .iter()
+            .filter_map(|p| match p {
+                Pattern::Terms(t) => Some(t.iter().copied()),
+                Pattern::Regex(_) => None,
+            })
+            .flatten()
+    }
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]

@@ -65,13 +65,7 @@ fn telling(index: &Index, scored: &[Scored], q: &Query) -> Vec<Telling> {
         .iter()
         .map(|&at| {
             index.entries[scored[at].entry]
-                .declared()
-                .iter()
-                .filter_map(|p| match p {
-                    Pattern::Terms(t) => Some(t.iter().copied()),
-                    Pattern::Regex(_) => None,
-                })
-                .flatten()
+                .declared_terms()
                 .filter(|&t| request.contains(index.terms[t as usize].as_str()))
                 .collect()
         })
@@ -86,12 +80,7 @@ fn telling(index: &Index, scored: &[Scored], q: &Query) -> Vec<Telling> {
         .entries_of(tool)
         .map(|e| &index.entries[e])
         .filter(|e| e.intent == 0)
-        .flat_map(|e| e.declared())
-        .filter_map(|p| match p {
-            Pattern::Terms(t) => Some(t.iter().copied()),
-            Pattern::Regex(_) => None,
-        })
-        .flatten()
+        .flat_map(|e| e.declared_terms())
         .collect();
     let marks = Marks::of(q);
     let idf = |t: &TermId| (total as f64 / df[t] as f64).ln();
@@ -133,14 +122,8 @@ fn contradicts(index: &Index, e: &Entry, opposed: &[(&str, &str)]) -> f64 {
         return 0.0;
     }
     let words: HashSet<&str> = e
-        .declared()
-        .iter()
-        .filter_map(|p| match p {
-            Pattern::Terms(t) => Some(t.iter()),
-            Pattern::Regex(_) => None,
-        })
-        .flatten()
-        .map(|t| index.terms[*t as usize].as_str())
+        .declared_terms()
+        .map(|t| index.terms[t as usize].as_str())
         .collect();
     opposed
         .iter()
@@ -253,12 +236,7 @@ pub fn prefer_named(index: &Index, scored: &mut [Scored], q: &Query) -> Option<C
         let telling = modes.iter().map(|m| m.beyond_general).fold(0.0, f64::max);
         return Some(Choice::General { telling });
     }
-    let (general, own) = (scored[0].score, scored[best_at].own);
-    scored[best_at].score = general;
-    scored[0].score = own.min(general);
-    scored.swap(0, best_at);
-    scored[1..].sort_by(|a, b| b.score.total_cmp(&a.score).then(a.entry.cmp(&b.entry)));
-    Some(Choice::Named { lead })
+    Some(promote(scored, best_at, lead))
 }
 
 /// A tool with a single mode besides its general intent ("decode basic auth" beside the header
@@ -287,14 +265,8 @@ fn lone_mode(index: &Index, scored: &mut [Scored], q: &Query) -> Option<Choice> 
         .collect();
     let words = |e: usize| -> HashSet<&str> {
         index.entries[e]
-            .declared()
-            .iter()
-            .filter_map(|p| match p {
-                Pattern::Terms(t) => Some(t.iter()),
-                Pattern::Regex(_) => None,
-            })
-            .flatten()
-            .map(|t| index.terms[*t as usize].as_str())
+            .declared_terms()
+            .map(|t| index.terms[t as usize].as_str())
             .filter(|w| request.contains(w))
             .collect()
     };
@@ -314,12 +286,18 @@ fn lone_mode(index: &Index, scored: &mut [Scored], q: &Query) -> Option<Choice> 
             telling: lead.max(0.0),
         });
     }
-    let (score, own) = (scored[0].score, scored[at].own);
-    scored[at].score = score;
-    scored[0].score = own.min(score);
+    Some(promote(scored, at, lead))
+}
+
+/// The mode at `at` takes the first place and its score; the general intent it displaces keeps
+/// at most the mode's own score, and the rest are ranked again behind it.
+fn promote(scored: &mut [Scored], at: usize, lead: f64) -> Choice {
+    let (general, own) = (scored[0].score, scored[at].own);
+    scored[at].score = general;
+    scored[0].score = own.min(general);
     scored.swap(0, at);
     scored[1..].sort_by(|a, b| b.score.total_cmp(&a.score).then(a.entry.cmp(&b.entry)));
-    Some(Choice::Named { lead })
+    Choice::Named { lead }
 }
 
 /// What `prefer_named` decided for a tool with modes.
