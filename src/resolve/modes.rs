@@ -55,12 +55,7 @@ fn telling(index: &Index, scored: &[Scored], q: &Query) -> Vec<Telling> {
     if total < 2 {
         return Vec::new();
     }
-    let request: HashSet<&str> = q
-        .terms
-        .iter()
-        .chain(&q.concepts)
-        .map(String::as_str)
-        .collect();
+    let request = request_words(q);
     let vocab: Vec<HashSet<TermId>> = modes
         .iter()
         .map(|&at| {
@@ -103,6 +98,15 @@ fn telling(index: &Index, scored: &[Scored], q: &Query) -> Vec<Telling> {
                     + way,
             }
         })
+        .collect()
+}
+
+/// The request's terms and concepts, once each.
+fn request_words(q: &Query) -> HashSet<&str> {
+    q.terms
+        .iter()
+        .chain(&q.concepts)
+        .map(String::as_str)
         .collect()
 }
 
@@ -257,12 +261,7 @@ fn lone_mode(index: &Index, scored: &mut [Scored], q: &Query) -> Option<Choice> 
     let Some(at) = scored.iter().position(|s| s.entry == mode) else {
         return Some(Choice::General { telling: 0.0 });
     };
-    let request: HashSet<&str> = q
-        .terms
-        .iter()
-        .chain(&q.concepts)
-        .map(String::as_str)
-        .collect();
+    let request = request_words(q);
     let words = |e: usize| -> HashSet<&str> {
         index.entries[e]
             .declared_terms()
