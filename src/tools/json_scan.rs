@@ -625,24 +625,9 @@ pub(crate) fn digit_run(bytes: &[u8]) -> usize {
 pub(crate) fn next_special(bytes: &[u8], ascii: bool) -> usize {
     #[cfg(target_arch = "x86_64")]
     {
-        use std::arch::x86_64::{
-            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8,
-            _mm_or_si128, _mm_set1_epi8,
-        };
         let mut at = 0;
         while let Some(block) = bytes.get(at..at + 16) {
-            // SAFETY: SSE2 is part of x86-64, and the load reads the 16 bytes of `block`.
-            let flags = unsafe {
-                let x = _mm_loadu_si128(block.as_ptr().cast::<__m128i>());
-                let quote = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'"' as i8));
-                let slash = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'\\' as i8));
-                // Below 0x20 exactly when min(x, 0x1f) is x (unsigned).
-                let control = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x1f)), x);
-                let found = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, slash), control));
-                // The high bit of each byte: non-ASCII.
-                let high = if ascii { _mm_movemask_epi8(x) } else { 0 };
-                (found | high) as u32
-            };
+            let flags = special16(block, ascii);
             if flags != 0 {
                 return at + flags.trailing_zeros() as usize;
             }
@@ -654,28 +639,38 @@ pub(crate) fn next_special(bytes: &[u8], ascii: bool) -> usize {
     next_special_swar(bytes, ascii)
 }
 
+/// The bytes of the first 16 of `part` that [`next_special`] stops at, bit `k` for byte `k`
+/// (SSE2, part of x86-64).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn special16(part: &[u8], ascii: bool) -> u32 {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
+    };
+    assert!(part.len() >= 16);
+    // SAFETY: SSE2 is part of x86-64, and the load reads 16 bytes of `part`, which holds them.
+    unsafe {
+        let x = _mm_loadu_si128(part.as_ptr().cast::<__m128i>());
+        let quote = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'"' as i8));
+        let slash = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'\\' as i8));
+        // Below 0x20 exactly when min(x, 0x1f) is x (unsigned).
+        let control = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x1f)), x);
+        let found = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, slash), control));
+        // The high bit of each byte: non-ASCII.
+        let high = if ascii { _mm_movemask_epi8(x) } else { 0 };
+        (found | high) as u32
+    }
+}
+
 /// The bytes of a 64-byte `block` that [`next_special`] stops at, bit `k` for byte `k`.
 #[inline(always)]
 fn special_bits(block: &[u8], ascii: bool) -> u64 {
     #[cfg(target_arch = "x86_64")]
     {
-        use std::arch::x86_64::{
-            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8,
-            _mm_or_si128, _mm_set1_epi8,
-        };
         let mut bits = 0u64;
         for (k, part) in block.chunks_exact(16).take(4).enumerate() {
-            // SAFETY: SSE2 is part of x86-64, and the load reads the 16 bytes of `part`.
-            let found = unsafe {
-                let x = _mm_loadu_si128(part.as_ptr().cast::<__m128i>());
-                let quote = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'"' as i8));
-                let slash = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'\\' as i8));
-                let control = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x1f)), x);
-                let found = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, slash), control));
-                let high = if ascii { _mm_movemask_epi8(x) } else { 0 };
-                u64::from((found | high) as u16)
-            };
-            bits |= found << (16 * k);
+            bits |= u64::from(special16(part, ascii) as u16) << (16 * k);
         }
         bits
     }
