@@ -1,5 +1,6 @@
 //! Intent resolution: from words ("pretty print this json") to ranked intents of installed tools.
 
+mod fit;
 pub mod folders;
 pub mod index;
 mod lazy;
@@ -122,6 +123,9 @@ pub fn resolve(index: &Index, request: &str, opts: &Options) -> Resolution {
             );
         }
     }
+    // Candidates are shown in the order of word score and tool fit (`fit`); confidence is
+    // judged on the word score alone, as below.
+    let mut ranked = scored.clone();
     let choice = modes::prefer_named(index, &mut scored, &q);
     let top = scored.first().map_or(0.0, |s| s.score);
     let second = rival(index, &scored).map_or(0.0, |s| s.score);
@@ -144,7 +148,12 @@ pub fn resolve(index: &Index, request: &str, opts: &Options) -> Resolution {
     let lone_word = scored
         .first()
         .is_some_and(|s| s.matched <= 1 && unknown >= 2);
-    let confident = is_confident(&features) && !lone_word;
+    fit::rerank(index, &q, &mut ranked, MIN_SCORE);
+    modes::prefer_named(index, &mut ranked, &q);
+    // When the fit puts another intent first, `cmpx do` would run what the word score did not
+    // vouch for: offer it, do not act on it.
+    let same_first = ranked.first().map(|s| s.entry) == scored.first().map(|s| s.entry);
+    let confident = is_confident(&features) && !lone_word && same_first;
     if std::env::var_os("CMPX_RESOLVE_FEATURES").is_some() {
         let f = &features;
         let first = scored.first();
@@ -187,9 +196,8 @@ pub fn resolve(index: &Index, request: &str, opts: &Options) -> Resolution {
         );
     }
     let mut capabilities = HashMap::new();
-    let candidates = scored
+    let candidates = ranked
         .into_iter()
-        .filter(|s| s.score >= MIN_SCORE)
         .filter_map(|s| candidate(index, &index.entries[s.entry], s.score, &mut capabilities))
         .take(opts.top.max(1))
         .collect();

@@ -519,6 +519,7 @@ fn score_entry(e: &Entry, weak: &[TermId], q: &Prepared, raw: &str) -> (f64, f64
 }
 
 /// One scored entry, with how many distinct request terms it accounts for.
+#[derive(Clone)]
 pub struct Scored {
     pub entry: usize,
     pub score: f64,
