@@ -394,11 +394,27 @@ fn two_for_to() -> &'static regex::Regex {
 
 /// The ordered terms of a text, stop words dropped.
 pub fn terms(text: &str) -> Vec<String> {
-    words(&normalised(text))
+    let mut words = words(&normalised(text));
+    asks_when_made(&mut words);
+    words
         .iter()
         .filter(|w| !is_stop_word(w))
         .map(|w| term(w))
         .collect()
+}
+
+/// "When was this id created?" asks for the time written in something that exists, not for
+/// a new one: after "when", the past forms that would fold to "generate" become "timestamp".
+fn asks_when_made(words: &mut [String]) {
+    const MADE: &[&str] = &["created", "generated", "made", "issued", "minted"];
+    let Some(when) = words.iter().position(|w| w == "when") else {
+        return;
+    };
+    for w in &mut words[when + 1..] {
+        if MADE.contains(&w.as_str()) {
+            *w = "timestamp".to_string();
+        }
+    }
 }
 
 /// The formats or forms a text names as what it wants ("… in binary", "to snake_case",
@@ -490,6 +506,14 @@ mod tests {
         assert_eq!(terms("beautify the JSON"), terms("prettify json"));
         assert_eq!(terms("beautifying json"), terms("prettify json"));
         assert_eq!(terms("how many words"), terms("count words"));
+        assert_eq!(
+            terms("when was this ulid created"),
+            terms("when was this ulid timestamp")
+        );
+        assert_eq!(
+            terms("when will you create a ulid"),
+            terms("when generate ulid")
+        );
         assert_eq!(
             terms("convert yaml into json"),
             vec!["convert", "yaml", "to", "json"]
