@@ -148,12 +148,22 @@ pub fn resolve(index: &Index, request: &str, opts: &Options) -> Resolution {
     let lone_word = scored
         .first()
         .is_some_and(|s| s.matched <= 1 && unknown >= 2);
-    fit::rerank(index, &q, &mut ranked, MIN_SCORE);
+    let fits = fit::rerank(index, &q, &mut ranked, MIN_SCORE);
     modes::prefer_named(index, &mut ranked, &q);
     // When the fit puts another intent first, `cmpx do` would run what the word score did not
     // vouch for: offer it, do not act on it.
     let same_first = ranked.first().map(|s| s.entry) == scored.first().map(|s| s.entry);
     let confident = is_confident(&features) && !lone_word && same_first;
+    if std::env::var_os("CMPX_RESOLVE_FEATURES").is_some() {
+        let top_tool = scored.first().map(|s| index.entries[s.entry].tool);
+        let mine = top_tool.and_then(|t| fits.get(&t)).copied().unwrap_or(0.0);
+        let other = fits
+            .iter()
+            .filter(|(t, _)| Some(**t) != top_tool)
+            .map(|(_, f)| *f)
+            .fold(0.0, f64::max);
+        eprintln!("fit\t{mine:.4}\t{other:.4}\t{same_first}");
+    }
     if std::env::var_os("CMPX_RESOLVE_FEATURES").is_some() {
         let f = &features;
         let first = scored.first();

@@ -144,6 +144,11 @@ fn coordinates(s: &str) -> bool {
 }
 
 /// Hex digits spelling bytes: an even count, with both digits and letters.
+/// `#123` is an issue or a number more often than a colour: short forms need a letter.
+fn css_color(s: &str) -> bool {
+    !s.starts_with('#') || s.len() > 5 || s.bytes().any(|b| b.is_ascii_alphabetic())
+}
+
 fn hex_bytes(s: &str) -> bool {
     s.len().is_multiple_of(2) && has_digit(s) && has_letter(s)
 }
@@ -218,6 +223,9 @@ fn detectors() -> &'static [Detector] {
             Detector::new(r"\b1[0-9]{9}(?:[0-9]{3})?\b|\b[0-9]{13}\b", &["timestamp"]).needs_that(any_digit),
             Detector::new(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?\b", &["timestamp", "date"]).needs(&["-"]),
             Detector::new(r"&(?:[a-zA-Z]{2,8}|#\d{2,6}|#x[0-9a-fA-F]{2,6});", &["html", "entity"]).needs(&["&"]),
+            // A CSS colour: `rgb(…)`/`hsl(…)` and friends, or `#rrggbb` (`#rgb` with a letter,
+            // so an issue number "#123" is not one).
+            Detector::new(r"(?i)\b(?:rgba?|hsla?|hsv|hwb|cmyk)\s*\(\s*[\d.]+%?\s*[, ]\s*[\d.]+%?[^)\n]*\)|#(?:[0-9a-f]{8}|[0-9a-f]{6}|[0-9a-f]{3,4})\b", &["color"]).accept(css_color).needs(&["(", "#"]),
             Detector::new(r"https?://[^\s'\x22]+", &["url"]).needs(&["http"]),
             Detector::new(r"%[0-9A-Fa-f]{2}", &["url", "encode"]).needs(&["%"]),
             Detector::new(r"(?is)\bselect\b.+\bfrom\b|\binsert\s+into\b|\bupdate\b.+\bset\b|\bcreate\s+table\b", &["sql"]).needs(&["select", "insert", "update", "create"]),
@@ -477,6 +485,13 @@ mod tests {
         assert!(scrub("back up /var/www nightly").concepts.is_empty());
         assert_eq!(scrub("parse '2h 15m'").concepts, vec!["duration"]);
         assert_eq!(scrub("what is 7b226964223a20317d").concepts, vec!["hex"]);
+        assert_eq!(
+            scrub("What's rgb(34, 139, 34) in HSL?").concepts,
+            vec!["color"]
+        );
+        assert_eq!(scrub("brand color #FF5733 as cmyk").concepts, vec!["color"]);
+        assert_eq!(scrub("lighten #fff").concepts, vec!["color"]);
+        assert!(scrub("fix issue #123").concepts.is_empty());
         assert!(scrub("what day was 2024-03-15").concepts.is_empty());
         assert_eq!(
             scrub("decode https://nam12.safelinks.protection.outlook.com/?url=x").concepts[0],

@@ -385,6 +385,8 @@ const PHRASES: &[(&str, &str)] = &[
     ("json web token", " jwt "),
     ("line breaks", " newline "),
     ("line break", " newline "),
+    ("byte order", " endianness "),
+    ("byte-order", " endianness "),
 ];
 
 fn two_for_to() -> &'static regex::Regex {
