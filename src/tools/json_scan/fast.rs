@@ -21,7 +21,7 @@ impl Scanner {
     /// Whole tokens from `i` while they lie inside the piece; returns where it stopped (the
     /// end of the piece, or the start of a token for [`Scanner::token`]).
     #[inline(always)]
-    pub(super) fn fast<S: Sink>(
+    pub(super) fn fast<S: Sink, const SIMD: u8>(
         &mut self,
         buf: &[u8],
         i: usize,
@@ -49,7 +49,7 @@ impl Scanner {
                         s.newline(self.stack.len());
                     }
                     if object {
-                        match self.key(buf, i, s)? {
+                        match self.key::<S, SIMD>(buf, i, s)? {
                             Step::Value(i) => (i, true),
                             Step::Stop(i) => return Ok(i),
                         }
@@ -59,7 +59,7 @@ impl Scanner {
                     }
                 }
             }
-            State::Key { first: false } => match self.key(buf, i, s)? {
+            State::Key { first: false } => match self.key::<S, SIMD>(buf, i, s)? {
                 Step::Value(i) => (i, true),
                 Step::Stop(i) => return Ok(i),
             },
@@ -78,7 +78,7 @@ impl Scanner {
                 };
                 match b {
                     b'"' => {
-                        i = self.quoted(buf, i + 1, false, s)?;
+                        i = self.quoted::<S, SIMD>(buf, i + 1, false, s)?;
                         if i >= n {
                             return Ok(i);
                         }
@@ -138,7 +138,7 @@ impl Scanner {
                                 s.newline(self.stack.len());
                             }
                             if object {
-                                match self.key(buf, i, s)? {
+                                match self.key::<S, SIMD>(buf, i, s)? {
                                     Step::Value(at) => i = at,
                                     Step::Stop(at) => return Ok(at),
                                 }
@@ -167,7 +167,7 @@ impl Scanner {
                     }
                     i += 1;
                     if object {
-                        match self.key(buf, i, s)? {
+                        match self.key::<S, SIMD>(buf, i, s)? {
                             Step::Value(at) => i = at,
                             Step::Stop(at) => return Ok(at),
                         }
@@ -190,14 +190,19 @@ impl Scanner {
 
     /// A key and its colon from `i`.
     #[inline(always)]
-    fn key<S: Sink>(&mut self, buf: &[u8], i: usize, s: &mut S) -> Result<Step, Invalid> {
+    fn key<S: Sink, const SIMD: u8>(
+        &mut self,
+        buf: &[u8],
+        i: usize,
+        s: &mut S,
+    ) -> Result<Step, Invalid> {
         let i = skip_ws(buf, i);
         if buf.get(i) != Some(&b'"') {
             self.state = State::Key { first: false };
             return Ok(Step::Stop(i));
         }
         // Sets the state: `Colon` after the key, `Str` when the piece cuts it.
-        let i = self.quoted(buf, i + 1, true, s)?;
+        let i = self.quoted::<S, SIMD>(buf, i + 1, true, s)?;
         Ok(self.colon_at(buf, i, s))
     }
 

@@ -4,7 +4,8 @@
 //! boundary put everywhere.
 
 use super::*;
-use crate::tools::json_scan::{digit_run, next_special, next_special_swar};
+use crate::tools::json_emit::{AVX2, AVX512, SSE2, simd_level};
+use crate::tools::json_scan::{digit_run, next_special, next_special_swar, special_bits};
 use crate::tools::streaming::run_in_memory;
 use crate::tools::testing;
 use serde_json::json;
@@ -546,6 +547,40 @@ fn next_special_agrees_with_a_byte_by_byte_search_at_every_place() {
                     assert_eq!(next_special(&bytes, ascii), want, "{bytes:?} {ascii}");
                     assert_eq!(next_special_swar(&bytes, ascii), want, "{bytes:?} {ascii}");
                 }
+            }
+        }
+    }
+}
+
+#[test]
+fn special_bits_agree_with_a_byte_by_byte_test_with_every_kind_of_simd() {
+    let naive = |block: &[u8; 64], ascii: bool| {
+        block.iter().enumerate().fold(0u64, |bits, (k, &b)| {
+            let stop = b < 0x20 || b == b'"' || b == b'\\' || (ascii && b >= 0x80);
+            bits | u64::from(stop) << k
+        })
+    };
+    let alphabet = b"\"\\ \x00\x1f\x20\x21\x7f\x80\xc3\xffab[";
+    let mut rng = Rng(0x5eed_1234_abcd_0001);
+    for _ in 0..20_000 {
+        let mut block = [0u8; 64];
+        for b in block.iter_mut() {
+            let r = rng.next();
+            *b = if r.is_multiple_of(4) {
+                r as u8 >> 1
+            } else {
+                alphabet[(r >> 8) as usize % alphabet.len()]
+            };
+        }
+        for ascii in [false, true] {
+            let want = naive(&block, ascii);
+            assert_eq!(special_bits::<SSE2>(&block, ascii), want, "{block:?}");
+            // The wider kinds only where this CPU has them (the scanner chooses the same way).
+            if simd_level() >= AVX2 {
+                assert_eq!(special_bits::<AVX2>(&block, ascii), want, "{block:?}");
+            }
+            if simd_level() >= AVX512 {
+                assert_eq!(special_bits::<AVX512>(&block, ascii), want, "{block:?}");
             }
         }
     }
