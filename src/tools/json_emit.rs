@@ -40,10 +40,14 @@ pub(crate) const AVX512: u8 = 2;
 pub(crate) fn simd_level() -> u8 {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx512bw") {
+        use std::arch::is_x86_feature_detected as has;
+        // Every feature the wider loops are compiled with must be there, not only the vector
+        // width: a virtual machine may offer AVX2 and hide BMI2.
+        let base = has!("avx2") && has!("bmi1") && has!("bmi2") && has!("lzcnt") && has!("popcnt");
+        if base && has!("avx512f") && has!("avx512bw") {
             return AVX512;
         }
-        if std::arch::is_x86_feature_detected!("avx2") {
+        if base {
             return AVX2;
         }
     }
