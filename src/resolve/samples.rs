@@ -230,7 +230,9 @@ fn detectors() -> &'static [Detector] {
             Detector::new(r"%[0-9A-Fa-f]{2}", &["url", "encode"]).needs(&["%"]),
             Detector::new(r"(?is)\bselect\b.+\bfrom\b|\binsert\s+into\b|\bupdate\b.+\bset\b|\bcreate\s+table\b", &["sql"]).needs(&["select", "insert", "update", "create"]),
             Detector::new(r"(?s)<\?xml.*|<([A-Za-z][\w:.-]*)[^<>]*>.*</([A-Za-z][\w:.-]*)>", &["xml"]).needs(&["<"]),
-            Detector::new(r"(?s)^\s*[\[{].*[\]}]\s*$|\{\s*\x22[^\x22]+\x22\s*:", &["json"]).needs(&["[", "{"]),
+            // A whole-text document, or an object (or array of objects) pasted among words: from its
+            // first key to the last closing bracket, so its numbers and keys are not read as words.
+            Detector::new(r"(?s)^\s*[\[{].*[\]}]\s*$|(?:\[\s*)?\{\s*\x22[^\x22]+\x22\s*:(?s:.*)[\]}]|\{\s*\x22[^\x22]+\x22\s*:", &["json"]).needs(&["[", "{"]),
             Detector::new(r"(?:^|\s)/[^/\s][^/\n]*/[gimsuxy]*(?:\s|$|[?.,])", &["regex"]).needs(&["/"]),
             Detector::new(r"(?i)\bauthorization:\s*basic\b", &["basic", "auth"]).needs(&["authorization"]),
             Detector::new(r"\bMozilla/\d\.\d[^\n]*", &["user", "agent"]).needs(&["mozilla/"]),
@@ -403,6 +405,11 @@ mod tests {
             vec!["number", "base", "hex"]
         );
         assert_eq!(scrub(r#"{"a":1} make it readable"#).concepts, vec!["json"]);
+        let s = scrub(r#"{"a":1,"b":{"c":[1,2,3]}} make it readable"#);
+        assert_eq!(
+            (s.concepts, s.text.trim()),
+            (vec!["json"], "make it readable")
+        );
         assert_eq!(scrub("sha256 of 'hello world'").text.trim(), "sha256 of");
         assert_eq!(scrub("sha256 of 'hello world'").data, vec!["hello world"]);
         assert_eq!(scrub("what date is 1700000000").data, vec!["1700000000"]);
