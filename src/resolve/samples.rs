@@ -149,6 +149,15 @@ fn css_color(s: &str) -> bool {
     !s.starts_with('#') || s.len() > 5 || s.bytes().any(|b| b.is_ascii_alphabetic())
 }
 
+/// Padded Base64 of a short value ("dXNlcm5hbWU=") is told from a word before `=`
+/// ("password=") by its mix of cases or digits.
+fn base64_like(s: &str) -> bool {
+    s.len() >= 16
+        || (s.bytes().any(|b| b.is_ascii_lowercase())
+            && s.bytes()
+                .any(|b| b.is_ascii_uppercase() || b.is_ascii_digit()))
+}
+
 fn hex_bytes(s: &str) -> bool {
     s.len().is_multiple_of(2) && has_digit(s) && has_letter(s)
 }
@@ -223,6 +232,7 @@ fn detectors() -> &'static [Detector] {
             Detector::new(r"\b1[0-9]{9}(?:[0-9]{3})?\b|\b[0-9]{13}\b", &["timestamp"]).needs_that(any_digit),
             Detector::new(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?\b", &["timestamp", "date"]).needs(&["-"]),
             Detector::new(r"&(?:[a-zA-Z]{2,8}|#\d{2,6}|#x[0-9a-fA-F]{2,6});", &["html", "entity"]).needs(&["&"]),
+            Detector::new(r"(?i)\bU\+[0-9A-F]{4,6}\b", &["unicode", "codepoint"]).needs(&["u+"]),
             // A CSS colour: `rgb(…)`/`hsl(…)` and friends, or `#rrggbb` (`#rgb` with a letter,
             // so an issue number "#123" is not one).
             Detector::new(r"(?i)\b(?:rgba?|hsla?|hsv|hwb|cmyk)\s*\(\s*[\d.]+%?\s*[, ]\s*[\d.]+%?[^)\n]*\)|#(?:[0-9a-f]{8}|[0-9a-f]{6}|[0-9a-f]{3,4})\b", &["color"]).accept(css_color).needs(&["(", "#"]),
@@ -249,7 +259,7 @@ fn detectors() -> &'static [Detector] {
             Detector::new(r"(?m)^[A-Za-z_][\w-]*:(?:[ \t]+\S.*)?\n(?:(?:[ \t]+- |[ \t]*[A-Za-z_][\w-]*:|[ \t]+)\S.*\n?)+", &["yaml"]).needs(&[":"]),
             Detector::new(r"\b[a-fA-F0-9]{64}\b|\b[a-fA-F0-9]{40}\b|\b[a-fA-F0-9]{32}\b", &["hash"]),
             Detector::new(r"\b[0-9a-fA-F]{10,}\b", &["hex"]).accept(hex_bytes),
-            Detector::new(r"\b[A-Za-z0-9+/]{12,}={1,2}(?:\s|$)|\b[A-Za-z0-9+/]*[0-9][A-Za-z0-9+/]*[A-Z][A-Za-z0-9+/]*[a-z][A-Za-z0-9+/]{8,}={0,2}", &["base64"]),
+            Detector::new(r"\b[A-Za-z0-9+/]{8,}={1,2}(?:\s|$|[,.;:!?)'\x22])|\b[A-Za-z0-9+/]*[0-9][A-Za-z0-9+/]*[A-Z][A-Za-z0-9+/]*[a-z][A-Za-z0-9+/]{8,}={0,2}", &["base64"]).accept(base64_like),
         ]
     })
 }
@@ -499,6 +509,15 @@ mod tests {
         assert_eq!(scrub("brand color #FF5733 as cmyk").concepts, vec!["color"]);
         assert_eq!(scrub("lighten #fff").concepts, vec!["color"]);
         assert!(scrub("fix issue #123").concepts.is_empty());
+        assert_eq!(
+            scrub("the secret is dXNlcm5hbWU=, what does it say").concepts,
+            vec!["base64"]
+        );
+        assert_eq!(
+            scrub("I have U+1F600 U+2764").concepts,
+            vec!["unicode", "codepoint"]
+        );
+        assert!(scrub("set password= in the config").concepts.is_empty());
         assert!(scrub("what day was 2024-03-15").concepts.is_empty());
         assert_eq!(
             scrub("decode https://nam12.safelinks.protection.outlook.com/?url=x").concepts[0],
