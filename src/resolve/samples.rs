@@ -235,7 +235,11 @@ fn detectors() -> &'static [Detector] {
             Detector::new(r"(?i)\bU\+[0-9A-F]{4,6}\b", &["unicode", "codepoint"]).needs(&["u+"]),
             // A CSS colour: `rgb(…)`/`hsl(…)` and friends, or `#rrggbb` (`#rgb` with a letter,
             // so an issue number "#123" is not one).
-            Detector::new(r"(?i)\b(?:rgba?|hsla?|hsv|hwb|cmyk)\s*\(\s*[\d.]+%?\s*[, ]\s*[\d.]+%?[^)\n]*\)|#(?:[0-9a-f]{8}|[0-9a-f]{6}|[0-9a-f]{3,4})\b", &["color"]).accept(css_color).needs(&["(", "#"]),
+            // The notation is the source of a colour conversion ("#ff6600 to rgb").
+            Detector::new(r"(?i)#(?:[0-9a-f]{8}|[0-9a-f]{6}|[0-9a-f]{3,4})\b", &["color", "hex"]).accept(css_color).needs(&["#"]),
+            Detector::new(r"(?i)\brgba?\s*\(\s*[\d.]+%?\s*[, ]\s*[\d.]+%?[^)\n]*\)", &["color", "rgb"]).needs(&["rgb"]),
+            Detector::new(r"(?i)\bhsla?\s*\(\s*[\d.]+%?\s*[, ]\s*[\d.]+%?[^)\n]*\)", &["color", "hsl"]).needs(&["hsl"]),
+            Detector::new(r"(?i)\b(?:hsv|hwb|cmyk|lab)\s*\(\s*[\d.]+%?\s*[, ]\s*[\d.]+%?[^)\n]*\)", &["color"]).needs(&["("]),
             Detector::new(r"https?://[^\s'\x22]+", &["url"]).needs(&["http"]),
             Detector::new(r"%[0-9A-Fa-f]{2}", &["url", "encode"]).needs(&["%"]),
             Detector::new(r"(?is)\bselect\b.+\bfrom\b|\binsert\s+into\b|\bupdate\b.+\bset\b|\bcreate\s+table\b", &["sql"]).needs(&["select", "insert", "update", "create"]),
@@ -504,10 +508,17 @@ mod tests {
         assert_eq!(scrub("what is 7b226964223a20317d").concepts, vec!["hex"]);
         assert_eq!(
             scrub("What's rgb(34, 139, 34) in HSL?").concepts,
-            vec!["color"]
+            vec!["color", "rgb"]
         );
-        assert_eq!(scrub("brand color #FF5733 as cmyk").concepts, vec!["color"]);
-        assert_eq!(scrub("lighten #fff").concepts, vec!["color"]);
+        assert_eq!(
+            scrub("brand color #FF5733 as cmyk").concepts,
+            vec!["color", "hex"]
+        );
+        assert_eq!(scrub("lighten #fff").concepts, vec!["color", "hex"]);
+        assert_eq!(
+            scrub("hsl(210, 50%, 40%) to hex").concepts,
+            vec!["color", "hsl"]
+        );
         assert!(scrub("fix issue #123").concepts.is_empty());
         assert_eq!(
             scrub("the secret is dXNlcm5hbWU=, what does it say").concepts,
