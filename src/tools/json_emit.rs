@@ -496,15 +496,7 @@ mod tests {
         let alphabet = b"\"\\ \n\r\t{}[],:a0\x00\x7f\x80\xff;<Z{[";
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         for _ in 0..20_000 {
-            let mut block = [0u8; 64];
-            for b in block.iter_mut() {
-                let r = rng.next();
-                *b = if r.is_multiple_of(3) {
-                    r as u8 >> 1
-                } else {
-                    alphabet[(r >> 8) as usize % alphabet.len()]
-                };
-            }
+            let block = rng.block(alphabet, 3);
             assert_eq!(classify(&block), classify_scalar(&block), "{block:?}");
             #[cfg(target_arch = "x86_64")]
             {

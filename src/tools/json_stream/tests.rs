@@ -192,6 +192,20 @@ impl Rng {
         self.0 ^= self.0 << 17;
         self.0
     }
+    /// A 64-byte block for the SIMD classifiers' tests: one byte in `raw_every` any byte below
+    /// 0x80, the rest from `alphabet` (the bytes the classifier must tell apart).
+    pub(crate) fn block(&mut self, alphabet: &[u8], raw_every: u64) -> [u8; 64] {
+        let mut block = [0u8; 64];
+        for b in block.iter_mut() {
+            let r = self.next();
+            *b = if r.is_multiple_of(raw_every) {
+                r as u8 >> 1
+            } else {
+                alphabet[(r >> 8) as usize % alphabet.len()]
+            };
+        }
+        block
+    }
     fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
@@ -563,15 +577,7 @@ fn special_bits_agree_with_a_byte_by_byte_test_with_every_kind_of_simd() {
     let alphabet = b"\"\\ \x00\x1f\x20\x21\x7f\x80\xc3\xffab[";
     let mut rng = Rng(0x5eed_1234_abcd_0001);
     for _ in 0..20_000 {
-        let mut block = [0u8; 64];
-        for b in block.iter_mut() {
-            let r = rng.next();
-            *b = if r.is_multiple_of(4) {
-                r as u8 >> 1
-            } else {
-                alphabet[(r >> 8) as usize % alphabet.len()]
-            };
-        }
+        let block = rng.block(alphabet, 4);
         for ascii in [false, true] {
             let want = naive(&block, ascii);
             assert_eq!(special_bits::<SSE2>(&block, ascii), want, "{block:?}");
