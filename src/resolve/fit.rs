@@ -10,7 +10,7 @@
 //! score's features traced the same confident/wrong curve).
 
 use super::index::{Index, Pattern, TermId};
-use super::score::{Query, Scored};
+use super::score::{Query, Scored, idf};
 use rustc_hash::FxHashMap;
 
 /// Weight of the tool's fit against the word score: chosen on the cross-validated train split
@@ -18,15 +18,9 @@ use rustc_hash::FxHashMap;
 pub const WEIGHT: f64 = 0.2;
 
 /// Adds each candidate tool's fit to its entries' scores (scaled back into 0..1) and sorts by
-/// the result. Entries below `floor` are dropped first: they are never shown, and only the
-/// shown tools' fits need computing.
-pub fn rerank(
-    index: &Index,
-    q: &Query,
-    scored: &mut Vec<Scored>,
-    floor: f64,
-) -> FxHashMap<u32, f64> {
-    scored.retain(|s| s.score >= floor);
+/// the result; the fits, by tool, for the features dump. Only the candidates shown are given,
+/// so only their tools' fits are computed.
+pub fn rerank(index: &Index, q: &Query, scored: &mut [Scored]) -> FxHashMap<u32, f64> {
     let request = request_vector(index, q);
     if request.is_empty() {
         return FxHashMap::default();
@@ -44,7 +38,7 @@ pub fn rerank(
     fits
 }
 
-/// Inverse document frequency as the word score weighs terms (`ln(1 + entries / df)`).
+/// Term weights as the word score has them (`score::idf`).
 struct Idf<'a> {
     df: &'a [u32],
     entries: f64,
@@ -59,8 +53,7 @@ impl<'a> Idf<'a> {
     }
 
     fn get(&self, t: TermId) -> f64 {
-        let df = self.df.get(t as usize).copied().unwrap_or(0).max(1) as f64;
-        (1.0 + self.entries / df).ln()
+        idf(self.df.get(t as usize).copied().unwrap_or(0), self.entries)
     }
 }
 

@@ -124,8 +124,12 @@ pub fn resolve(index: &Index, request: &str, opts: &Options) -> Resolution {
         }
     }
     // Candidates are shown in the order of word score and tool fit (`fit`); confidence is
-    // judged on the word score alone, as below.
-    let mut ranked = scored.clone();
+    // judged on the word score alone, as below. Only those that may be shown are ranked.
+    let mut ranked: Vec<score::Scored> = scored
+        .iter()
+        .filter(|s| s.score >= MIN_SCORE)
+        .cloned()
+        .collect();
     let choice = modes::prefer_named(index, &mut scored, &q);
     let top = scored.first().map_or(0.0, |s| s.score);
     let second = rival(index, &scored).map_or(0.0, |s| s.score);
@@ -148,7 +152,7 @@ pub fn resolve(index: &Index, request: &str, opts: &Options) -> Resolution {
     let lone_word = scored
         .first()
         .is_some_and(|s| s.matched <= 1 && unknown >= 2);
-    let fits = fit::rerank(index, &q, &mut ranked, MIN_SCORE);
+    let fits = fit::rerank(index, &q, &mut ranked);
     modes::prefer_named(index, &mut ranked, &q);
     // When the fit puts another intent first, `cmpx do` would run what the word score did not
     // vouch for: offer it, do not act on it.

@@ -143,13 +143,14 @@ fn fuzzy_matches(index: &Index, term: &str) -> Vec<TermId> {
         .collect()
 }
 
+/// A term's rarity among `entries` installed intents, `df` of which mention it.
+pub fn idf(df: u32, entries: f64) -> f64 {
+    (1.0 + entries / (df.max(1) as f64)).ln()
+}
+
 fn prepare(q: &Query, index: &Index, ids: &TermIds) -> Prepared {
     let n = index.entries.len().max(1) as f64;
-    let idf: Vec<f64> = index
-        .df
-        .iter()
-        .map(|&df| (1.0 + n / (df.max(1) as f64)).ln())
-        .collect();
+    let idf: Vec<f64> = index.df.iter().map(|&df| idf(df, n)).collect();
     let max_idf = (1.0 + n).ln();
     let mut seen = HashSet::new();
     let mut terms = Vec::new();
