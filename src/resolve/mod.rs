@@ -23,7 +23,7 @@ use std::path::PathBuf;
 pub const MIN_SCORE: f64 = 0.2;
 /// At or above this, leading every other decision by `CONFIDENT_MARGIN`, the best candidate
 /// may be run by `cmpx do`.
-pub const CONFIDENT: f64 = 0.68;
+pub const CONFIDENT: f64 = 0.58;
 pub const CONFIDENT_MARGIN: f64 = 0.06;
 /// …and the best candidate's tool must account for this share of the request's terms.
 pub const CONFIDENT_COVERAGE: f64 = 0.3;
@@ -132,7 +132,7 @@ pub fn resolve(index: &Index, request: &str, opts: &Options) -> Resolution {
         .collect();
     let choice = modes::prefer_named(index, &mut scored, &q);
     let top = scored.first().map_or(0.0, |s| s.score);
-    let second = rival(index, &scored).map_or(0.0, |s| s.score);
+    let second = rival(index, &scored, choice.is_some()).map_or(0.0, |s| s.score);
     let features = Features {
         top,
         lead: top - second,
@@ -242,9 +242,9 @@ pub struct Features {
 /// Whether the evidence is enough for `cmpx do` to act: score, lead and coverage thresholds,
 /// and no doubt about the mode (a general intent run for a request that points at some of its
 /// modes without naming one would run the default mode). The thresholds were chosen on the
-/// cross-validated train split only, as the point where one wrong action costs as much as
-/// fifteen to twenty-five right ones: `cmpx do` acts on about half of the requests and is
-/// wrong on about 1%, where acting on two thirds cost 2.3% wrong (bench/NOTES.md).
+/// cross-validated train split only: the most requests acted on while wrong on at most 0.8%
+/// of them (0.58: 65% acted on, 0.77% wrong; 0.52: 72% at 1.1%). Each step down traded
+/// thirty or more right actions for one wrong one (bench/NOTES.md, session 10).
 pub fn is_confident(f: &Features) -> bool {
     f.top >= CONFIDENT
         && f.lead >= CONFIDENT_MARGIN
@@ -276,16 +276,23 @@ fn support_margin(
 
 /// The best candidate that would be a different decision from the first: another tool, or
 /// another intent of a tool whose intents are separate actions (an adapter's `git status` and
-/// `git reset --hard`). A catalogue tool's modes are one decision, settled by
-/// `modes::prefer_named`.
-fn rival<'a>(index: &Index, scored: &'a [score::Scored]) -> Option<&'a score::Scored> {
+/// `git reset --hard`). A catalogue tool's modes are one decision when `modes::prefer_named`
+/// settled them (`settled`); a mode that leads on its score alone has the tool's other modes
+/// as rivals ("url encdoe": encodeURI and url encode score alike), though not the general
+/// intent, which can do either.
+fn rival<'a>(
+    index: &Index,
+    scored: &'a [score::Scored],
+    settled: bool,
+) -> Option<&'a score::Scored> {
     let first = scored.first()?;
-    let tool = index.entries[first.entry].tool;
-    let modes = index.tools[tool as usize].modes;
-    scored
-        .iter()
-        .skip(1)
-        .find(|s| !modes || index.entries[s.entry].tool != tool)
+    let e = &index.entries[first.entry];
+    let modes = index.tools[e.tool as usize].modes;
+    let unsettled_mode = modes && !settled && e.intent != 0;
+    scored.iter().skip(1).find(|s| {
+        let other = &index.entries[s.entry];
+        !modes || other.tool != e.tool || (unsettled_mode && other.intent != 0)
+    })
 }
 
 /// A candidate for display, with its command and parameters read from the tool's own files

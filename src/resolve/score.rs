@@ -44,6 +44,13 @@ pub const WEIGHTS: Weights = Weights {
 
 /// Words of an intent that makes new values.
 const MAKES: &[&str] = &["generate", "create", "random", "make", "new"];
+/// Words of a request that asks for something new ("make" also makes things readable).
+const CREATES: &[&str] = &["generate", "create", "new", "issue"];
+/// Words of an intent that only reads what it is given (converting makes something).
+const ONLY_READS: &[&str] = &[
+    "analyze", "analyse", "identify", "detect", "parse", "decode", "inspect", "validate", "verify",
+    "check", "explain", "lookup", "info", "decrypt", "viewer",
+];
 /// Words of an intent that reads what it is given.
 const READS: &[&str] = &[
     "analyze", "analyse", "identify", "detect", "parse", "decode", "inspect", "validate", "verify",
@@ -81,6 +88,9 @@ struct Prepared {
     /// The request pastes a sample and asks for nothing new: (make words, read words) as
     /// term ids, for `maker_factor`.
     reads_sample: Option<(Vec<TermId>, Vec<TermId>)>,
+    /// The request asks for something new: (creation words, read-only words) as term ids,
+    /// for `reader_factor`.
+    makes_new: Option<(Vec<TermId>, Vec<TermId>)>,
 }
 
 fn sorted_chars(s: &str) -> Vec<char> {
@@ -235,6 +245,12 @@ fn prepare(q: &Query, index: &Index, ids: &TermIds) -> Prepared {
         .terms
         .iter()
         .any(|t| ids.get(t.as_str()).is_some_and(|id| makes.contains(id)));
+    let creates = ids_of(CREATES);
+    let asks_creation = q
+        .terms
+        .iter()
+        .any(|t| ids.get(t.as_str()).is_some_and(|id| creates.contains(id)));
+    let makes_new = asks_creation.then(|| (creates, ids_of(ONLY_READS)));
     let reads_sample = (!q.concepts.is_empty() && !asks_new).then(|| (makes, ids_of(READS)));
     Prepared {
         terms,
@@ -244,6 +260,7 @@ fn prepare(q: &Query, index: &Index, ids: &TermIds) -> Prepared {
         to: ids.get("to").copied(),
         opposed,
         reads_sample,
+        makes_new,
     }
 }
 
@@ -341,6 +358,26 @@ fn maker_factor(e: &Entry, weak: &[TermId], q: &Prepared) -> f64 {
                 .any(|p| matches!(p, Pattern::Terms(t) if t.contains(id)))
     };
     if makes.iter().any(says) && !reads.iter().any(says) {
+        WEIGHTS.maker
+    } else {
+        1.0
+    }
+}
+
+/// `WEIGHTS.maker` for an entry whose own words only read what they are given ("certificate
+/// decoder") and never make anything, when the request asks for something new ("generate an
+/// SSL certificate"): the mirror of `maker_factor`.
+fn reader_factor(e: &Entry, weak: &[TermId], q: &Prepared) -> f64 {
+    let Some((creates, reads)) = &q.makes_new else {
+        return 1.0;
+    };
+    let says = |id: &TermId| {
+        weak.binary_search(id).is_ok()
+            || e.declared()
+                .iter()
+                .any(|p| matches!(p, Pattern::Terms(t) if t.contains(id)))
+    };
+    if reads.iter().any(says) && !creates.iter().any(says) {
         WEIGHTS.maker
     } else {
         1.0
@@ -620,8 +657,10 @@ pub fn score_all(index: &Index, query: &Query) -> (Vec<Scored>, usize) {
         let i = i as usize;
         let e = &index.entries[i];
         let weak = &index.tool_of(e).weak;
-        let direction =
-            direction_factor(e, &q) * opposite_factor(e, weak, &q) * maker_factor(e, weak, &q);
+        let direction = direction_factor(e, &q)
+            * opposite_factor(e, weak, &q)
+            * maker_factor(e, weak, &q)
+            * reader_factor(e, weak, &q);
         let (score, own, declared, learned) = score_entry(e, weak, &q, &query.raw);
         let (score, own, declared) = (score * direction, own * direction, declared * direction);
         let learned = learned * direction;

@@ -423,21 +423,42 @@ fn asks_when_made(words: &mut [String]) {
 /// "as yaml") and as what it has ("from hex"): the term right after the marker word, which
 /// `terms` would drop as a stop word ("in") or keep without its role.
 pub fn marks(text: &str) -> Marks {
-    let words = words(&normalised(text));
     let mut marks = Marks::default();
-    for pair in words.windows(2) {
-        let (marker, next) = (pair[0].as_str(), pair[1].as_str());
-        if is_stop_word(next) {
-            continue;
-        }
-        match marker {
-            "in" | "to" | "into" | "as" => marks.targets.push(term(next)),
-            "from" => marks.sources.push(term(next)),
-            _ => {}
+    let text = normalised(text).replace(". ", ", ");
+    // A phrase ends with its clause: "42 in binary, from hex".
+    for clause in text.split([',', ';', '?', '!']) {
+        let words = words(clause);
+        for (i, marker) in words.iter().enumerate() {
+            let (side, past_article) = match marker.as_str() {
+                // "in this file" is where, not what: only the next word counts after "in".
+                "in" => (&mut marks.targets, false),
+                "to" | "into" | "as" => (&mut marks.targets, true),
+                "from" => (&mut marks.sources, true),
+                _ => continue,
+            };
+            // The phrase after the marker, past an article: "as shift_jis bytes", "into a
+            // real url", up to the next stop word or marker.
+            let phrase = words[i + 1..]
+                .iter()
+                .skip_while(|w| past_article && DETERMINERS.contains(&w.as_str()))
+                .take_while(|w| !is_stop_word(w) && !MARKERS.contains(&w.as_str()))
+                .take(MARKED_WORDS);
+            side.extend(phrase.map(|w| term(w)));
         }
     }
     marks
 }
+
+const MARKERS: &[&str] = &["in", "to", "into", "as", "from"];
+
+/// At most this many words after a marker are marked: "to snake_case", "as shift_jis bytes"
+/// (the train split's mode choices were flat from 3 to 6 words, one fewer at 2).
+const MARKED_WORDS: usize = 3;
+
+/// Words that may stand between a marker and what it marks ("into a real url").
+const DETERMINERS: &[&str] = &[
+    "a", "an", "the", "my", "our", "your", "its", "their", "this", "that", "these", "those", "some",
+];
 
 /// See [`marks`].
 #[derive(Debug, Default, Clone)]
