@@ -47,14 +47,15 @@ const MAKES: &[&str] = &["generate", "create", "random", "make", "new"];
 /// Words of a request that asks for something new ("make" also makes things readable).
 const CREATES: &[&str] = &["generate", "create", "new", "issue"];
 /// Words of an intent that only reads what it is given (converting makes something).
+/// "identify" is left out of both lists: it folds to "id", which names what a generator makes.
 const ONLY_READS: &[&str] = &[
-    "analyze", "analyse", "identify", "detect", "parse", "decode", "inspect", "validate", "verify",
-    "check", "explain", "lookup", "info", "decrypt", "viewer",
+    "analyze", "analyse", "detect", "parse", "decode", "inspect", "validate", "verify", "check",
+    "explain", "lookup", "info", "decrypt", "viewer",
 ];
 /// Words of an intent that reads what it is given.
 const READS: &[&str] = &[
-    "analyze", "analyse", "identify", "detect", "parse", "decode", "inspect", "validate", "verify",
-    "check", "explain", "extract", "convert", "lookup", "info", "decrypt",
+    "analyze", "analyse", "detect", "parse", "decode", "inspect", "validate", "verify", "check",
+    "explain", "extract", "convert", "lookup", "info", "decrypt",
 ];
 
 pub struct Query {
@@ -251,7 +252,8 @@ fn prepare(q: &Query, index: &Index, ids: &TermIds) -> Prepared {
         .iter()
         .any(|t| ids.get(t.as_str()).is_some_and(|id| creates.contains(id)));
     let makes_new = asks_creation.then(|| (creates, ids_of(ONLY_READS)));
-    let reads_sample = (!q.concepts.is_empty() && !asks_new).then(|| (makes, ids_of(READS)));
+    let given = !q.concepts.is_empty() || q.marks.asks_about_given;
+    let reads_sample = (given && !asks_new).then(|| (makes, ids_of(READS)));
     Prepared {
         terms,
         order,

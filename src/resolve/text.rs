@@ -445,6 +445,28 @@ pub fn marks(text: &str) -> Marks {
                 .take(MARKED_WORDS);
             side.extend(phrase.map(|w| term(w)));
         }
+        // "the code points of these characters": what is wanted comes before "of", what is
+        // given after it.
+        for (i, _) in words.iter().enumerate().filter(|(_, w)| *w == "of") {
+            let before = words[..i]
+                .iter()
+                .rev()
+                .take_while(|w| !is_stop_word(w) && !MARKERS.contains(&w.as_str()))
+                .take(2);
+            marks.targets.extend(before.map(|w| term(w)));
+            let after = words[i + 1..]
+                .iter()
+                .skip_while(|w| DETERMINERS.contains(&w.as_str()))
+                .take_while(|w| !is_stop_word(w) && !MARKERS.contains(&w.as_str()))
+                .take(MARKED_WORDS);
+            marks.sources.extend(after.map(|w| term(w)));
+        }
+        marks.asks_about_given |= words.windows(2).any(|w| {
+            matches!(
+                (w[0].as_str(), w[1].as_str()),
+                ("is" | "was", "this" | "that") | ("are" | "were", "these" | "those")
+            )
+        });
     }
     marks
 }
@@ -465,6 +487,9 @@ const DETERMINERS: &[&str] = &[
 pub struct Marks {
     pub targets: Vec<String>,
     pub sources: Vec<String>,
+    /// The request asks about something it has ("is this id a v4 or a v1 guid?"), pasted or
+    /// not: it is to be read, not made.
+    pub asks_about_given: bool,
 }
 
 /// Lowercased, with "json2yaml" spelt out and multi-word expressions folded (`PHRASES`).
@@ -521,6 +546,19 @@ mod tests {
         assert_eq!(m.targets, vec!["binari", "mors"]);
         assert_eq!(m.sources, vec!["hex"]);
         assert!(marks("find it in this file").targets.is_empty());
+        assert_eq!(
+            marks("turn it into a real url").targets,
+            vec!["real", "url"]
+        );
+        assert_eq!(
+            marks("encode this as shift_jis bytes").targets,
+            vec!["shift", "jis", "byte"]
+        );
+        assert!(marks("is this id a v4 or a v1 guid?").asks_about_given);
+        assert!(!marks("generate a v4 guid").asks_about_given);
+        let m = marks("the unicode code points of these characters");
+        assert_eq!(m.targets, vec!["codepoint", "unicod"]);
+        assert_eq!(m.sources, vec!["charact"]);
     }
 
     #[test]
