@@ -233,8 +233,11 @@ fn direction(index: &Index, e: &Entry, marks: &Marks) -> f64 {
 pub fn prefer_named(index: &Index, scored: &mut [Scored], q: &Query) -> Option<Choice> {
     let first = scored.first()?;
     let tool = index.entries[first.entry].tool;
-    if !index.tools[tool as usize].modes || index.entries[first.entry].intent != 0 {
+    if !index.tools[tool as usize].modes {
         return None;
+    }
+    if index.entries[first.entry].intent != 0 {
+        return overrule(index, scored, q);
     }
     if let Some(choice) = lone_mode(index, scored, q) {
         return Some(choice);
@@ -267,6 +270,25 @@ pub fn prefer_named(index: &Index, scored: &mut [Scored], q: &Query) -> Option<C
         return Some(Choice::General { telling });
     }
     Some(promote(scored, best_at, lead))
+}
+
+/// A mode that leads on its score alone gives way to another of the tool's modes that the
+/// request's telling words clearly name ("sort these version numbers so 10 comes after 9, not
+/// after 1" scores natural sort first; the words that tell the sorts apart name numeric sort).
+/// `None` when no other mode is clearly named.
+fn overrule(index: &Index, scored: &mut [Scored], q: &Query) -> Option<Choice> {
+    let mut modes = telling(index, scored, q);
+    modes.sort_by(|a, b| {
+        b.weight
+            .total_cmp(&a.weight)
+            .then(scored[b.at].own.total_cmp(&scored[a.at].own))
+    });
+    let best = modes.first()?;
+    let lead = best.weight - modes.get(1).map_or(0.0, |m| m.weight);
+    if best.at == 0 || lead < TELLING_LEAD || scored[best.at].own < MODE_MIN / 2.0 {
+        return None;
+    }
+    Some(promote(scored, best.at, lead))
 }
 
 /// A tool with a single mode besides its general intent ("decode basic auth" beside the header
