@@ -66,6 +66,10 @@ fn resolve_reads_samples_typos_and_direction() {
         ),
         ("what date is 1700000000", "timestamp-converter"),
         ("bas64 encode this", "base64-encoder"),
+        // Typos judged on the word as typed: "fomatter" stems two edits from "format".
+        ("sql fomatter", "sql-formatter"),
+        ("xml fomatter", "xml-formatter"),
+        ("decmal to binary", "number-base-converter"),
         ("convert yaml to json", "yaml-to-json"),
         ("convert json to yaml", "json-to-yaml"),
         ("generating uuids", "uuid-generator"),

@@ -154,6 +154,56 @@ fn fuzzy_matches(index: &Index, term: &str) -> Vec<TermId> {
         .collect()
 }
 
+/// Vocabulary terms a misspelt word is a typo of, judged on the word as typed rather than its
+/// stem: a stem cut from a typo often lands too far from the right one ("fomatter" stems to
+/// "fomatt", two edits from "format", though one from "formatter"). A stem is the start of its
+/// words, so the typed word's start is compared with it, leaving a short ending.
+fn surface_matches(index: &Index, word: &str) -> Vec<TermId> {
+    let chars: Vec<char> = word.chars().collect();
+    if chars.len() < 5 || !chars.iter().all(|c| c.is_ascii_lowercase()) {
+        return Vec::new();
+    }
+    let word = word.as_bytes();
+    index
+        .terms
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| index.declared.get(*i).copied().unwrap_or(true))
+        .filter(|(_, v)| {
+            let v = v.as_bytes();
+            // A word that starts with the whole stem is another word from it ("startup"),
+            // not a typo.
+            if v.len() < 5
+                || v[0] != word[0]
+                || word.starts_with(v)
+                || !v.iter().all(u8::is_ascii_lowercase)
+            {
+                return false;
+            }
+            (v.len().saturating_sub(1)..=v.len() + 1)
+                .filter(|&k| k <= word.len() && word.len() - k <= 4)
+                .any(|k| {
+                    let head = std::str::from_utf8(&word[..k]).unwrap_or_default();
+                    let v = std::str::from_utf8(v).unwrap_or_default();
+                    strsim::damerau_levenshtein(head, v) == 1
+                })
+        })
+        .map(|(i, _)| i as TermId)
+        .collect()
+}
+
+/// What a request term may be a typo of: by its stem, else by the word as typed.
+fn typo_matches(index: &Index, t: &str, typed: &[String]) -> Vec<TermId> {
+    let mut found = fuzzy_matches(index, t);
+    if found.is_empty() {
+        let words = typed.iter().filter(|w| super::text::term(w) == t);
+        found = words.flat_map(|w| surface_matches(index, w)).collect();
+        found.sort_unstable();
+        found.dedup();
+    }
+    found
+}
+
 /// A term's rarity among `entries` installed intents, `df` of which mention it.
 pub fn idf(df: u32, entries: f64) -> f64 {
     (1.0 + entries / (df.max(1) as f64)).ln()
@@ -165,6 +215,7 @@ fn prepare(q: &Query, index: &Index, ids: &TermIds) -> Prepared {
     let max_idf = (1.0 + n).ln();
     let mut seen = HashSet::new();
     let mut terms = Vec::new();
+    let raw_words = super::text::words(&q.raw);
     for t in q.concepts.iter().chain(&q.terms) {
         if !seen.insert(t.as_str()) {
             continue;
@@ -180,7 +231,7 @@ fn prepare(q: &Query, index: &Index, ids: &TermIds) -> Prepared {
             Some(&id) => {
                 let mut matches = vec![(id, 1.0)];
                 matches.extend(
-                    fuzzy_matches(index, t)
+                    typo_matches(index, t, &raw_words)
                         .into_iter()
                         .map(|v| (v, WEIGHTS.fuzzy)),
                 );
@@ -192,7 +243,7 @@ fn prepare(q: &Query, index: &Index, ids: &TermIds) -> Prepared {
             // A bare number no tool mentions is data ("255 in binary"), not a word about the tool.
             None if t.bytes().all(|b| b.is_ascii_digit()) => {}
             None => {
-                let fuzzy: Vec<(TermId, f64)> = fuzzy_matches(index, t)
+                let fuzzy: Vec<(TermId, f64)> = typo_matches(index, t, &raw_words)
                     .into_iter()
                     .map(|v| (v, WEIGHTS.fuzzy))
                     .collect();
