@@ -87,10 +87,10 @@ struct Prepared {
     /// requests that do not name both.
     opposed: Vec<(Option<TermId>, TermId)>,
     /// The request pastes a sample and asks for nothing new: (make words, read words) as
-    /// term ids, for `maker_factor`.
+    /// term ids, for `one_sided_factor`.
     reads_sample: Option<(Vec<TermId>, Vec<TermId>)>,
-    /// The request asks for something new: (creation words, read-only words) as term ids,
-    /// for `reader_factor`.
+    /// The request asks for something new: (read-only words, creation words) as term ids,
+    /// for `one_sided_factor`.
     makes_new: Option<(Vec<TermId>, Vec<TermId>)>,
 }
 
@@ -123,6 +123,16 @@ fn letter_difference(h: &[u8; 37], other: &str) -> usize {
         .sum()
 }
 
+/// The vocabulary a typo may be corrected to: the tools' own words, not learned phrasings'.
+fn typo_targets(index: &Index) -> impl Iterator<Item = (TermId, &String)> {
+    index
+        .terms
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| index.declared.get(*i).copied().unwrap_or(true))
+        .map(|(i, v)| (i as TermId, v))
+}
+
 fn fuzzy_matches(index: &Index, term: &str) -> Vec<TermId> {
     let len = term.chars().count();
     if len < 3 || term.bytes().all(|b| b.is_ascii_digit()) {
@@ -130,11 +140,7 @@ fn fuzzy_matches(index: &Index, term: &str) -> Vec<TermId> {
     }
     let hist = histogram(term);
     let max = if len >= 8 { 2 } else { 1 };
-    index
-        .terms
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| index.declared.get(*i).copied().unwrap_or(true))
+    typo_targets(index)
         .filter(|(_, v)| {
             let vl = v.chars().count();
             // Cheap rejections first: the length, then the letters present (an edit changes at
@@ -150,7 +156,7 @@ fn fuzzy_matches(index: &Index, term: &str) -> Vec<TermId> {
             // not "pars").
             len > 4 || vl > len || sorted_chars(term) == sorted_chars(v)
         })
-        .map(|(i, _)| i as TermId)
+        .map(|(i, _)| i)
         .collect()
 }
 
@@ -164,11 +170,7 @@ fn surface_matches(index: &Index, word: &str) -> Vec<TermId> {
         return Vec::new();
     }
     let word = word.as_bytes();
-    index
-        .terms
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| index.declared.get(*i).copied().unwrap_or(true))
+    typo_targets(index)
         .filter(|(_, v)| {
             let v = v.as_bytes();
             // A word that starts with the whole stem is another word from it ("startup"),
@@ -188,7 +190,7 @@ fn surface_matches(index: &Index, word: &str) -> Vec<TermId> {
                     strsim::damerau_levenshtein(head, v) == 1
                 })
         })
-        .map(|(i, _)| i as TermId)
+        .map(|(i, _)| i)
         .collect()
 }
 
@@ -302,7 +304,7 @@ fn prepare(q: &Query, index: &Index, ids: &TermIds) -> Prepared {
         .terms
         .iter()
         .any(|t| ids.get(t.as_str()).is_some_and(|id| creates.contains(id)));
-    let makes_new = asks_creation.then(|| (creates, ids_of(ONLY_READS)));
+    let makes_new = asks_creation.then(|| (ids_of(ONLY_READS), creates));
     let given = !q.concepts.is_empty() || q.marks.asks_about_given;
     let reads_sample = (given && !asks_new).then(|| (makes, ids_of(READS)));
     Prepared {
@@ -382,55 +384,34 @@ fn direction_factor(e: &Entry, q: &Prepared) -> f64 {
         .unwrap_or(1.0)
 }
 
-/// `WEIGHTS.opposite` when the entry's own words (declared patterns, name, summary) name the
-/// opposite of an action the request asks for and never the action itself, else 1.
+/// Whether the entry's own words (declared patterns, name, summary) include `id`.
+fn says(e: &Entry, weak: &[TermId], id: TermId) -> bool {
+    weak.binary_search(&id).is_ok()
+        || e.declared()
+            .iter()
+            .any(|p| matches!(p, Pattern::Terms(t) if t.contains(&id)))
+}
+
+/// `WEIGHTS.opposite` when the entry's own words name the opposite of an action the request
+/// asks for and never the action itself, else 1.
 fn opposite_factor(e: &Entry, weak: &[TermId], q: &Prepared) -> f64 {
-    let says = |id: TermId| {
-        weak.binary_search(&id).is_ok()
-            || e.declared()
-                .iter()
-                .any(|p| matches!(p, Pattern::Terms(t) if t.contains(&id)))
-    };
     let contradicted = q
         .opposed
         .iter()
-        .any(|&(asked, other)| says(other) && !asked.is_some_and(says));
+        .any(|&(asked, other)| says(e, weak, other) && !asked.is_some_and(|a| says(e, weak, a)));
     if contradicted { WEIGHTS.opposite } else { 1.0 }
 }
 
-/// `WEIGHTS.maker` for an entry whose own words (declared patterns, name, summary) make new
-/// values and never read one, when the request pastes a sample and asks for nothing new.
-fn maker_factor(e: &Entry, weak: &[TermId], q: &Prepared) -> f64 {
-    let Some((makes, reads)) = &q.reads_sample else {
+/// `WEIGHTS.maker` for an entry whose own words say one of `sides.0` and none of `sides.1`:
+/// a generator when the request pastes a sample and asks for nothing new (`reads_sample`), a
+/// read-only tool when the request asks for something new (`makes_new`: "generate an SSL
+/// certificate" is not the certificate decoder).
+fn one_sided_factor(e: &Entry, weak: &[TermId], sides: &Option<(Vec<TermId>, Vec<TermId>)>) -> f64 {
+    let Some((these, not_those)) = sides else {
         return 1.0;
     };
-    let says = |id: &TermId| {
-        weak.binary_search(id).is_ok()
-            || e.declared()
-                .iter()
-                .any(|p| matches!(p, Pattern::Terms(t) if t.contains(id)))
-    };
-    if makes.iter().any(says) && !reads.iter().any(says) {
-        WEIGHTS.maker
-    } else {
-        1.0
-    }
-}
-
-/// `WEIGHTS.maker` for an entry whose own words only read what they are given ("certificate
-/// decoder") and never make anything, when the request asks for something new ("generate an
-/// SSL certificate"): the mirror of `maker_factor`.
-fn reader_factor(e: &Entry, weak: &[TermId], q: &Prepared) -> f64 {
-    let Some((creates, reads)) = &q.makes_new else {
-        return 1.0;
-    };
-    let says = |id: &TermId| {
-        weak.binary_search(id).is_ok()
-            || e.declared()
-                .iter()
-                .any(|p| matches!(p, Pattern::Terms(t) if t.contains(id)))
-    };
-    if reads.iter().any(says) && !creates.iter().any(says) {
+    let says = |id: &TermId| says(e, weak, *id);
+    if these.iter().any(says) && !not_those.iter().any(says) {
         WEIGHTS.maker
     } else {
         1.0
@@ -712,8 +693,8 @@ pub fn score_all(index: &Index, query: &Query) -> (Vec<Scored>, usize) {
         let weak = &index.tool_of(e).weak;
         let direction = direction_factor(e, &q)
             * opposite_factor(e, weak, &q)
-            * maker_factor(e, weak, &q)
-            * reader_factor(e, weak, &q);
+            * one_sided_factor(e, weak, &q.reads_sample)
+            * one_sided_factor(e, weak, &q.makes_new);
         let (score, own, declared, learned) = score_entry(e, weak, &q, &query.raw);
         let (score, own, declared) = (score * direction, own * direction, declared * direction);
         let learned = learned * direction;
