@@ -127,6 +127,22 @@ fn names_whole(
     })
 }
 
+/// `telling`, best first: telling words first, the mode's own score to break a tie.
+fn ranked_telling(index: &Index, scored: &[Scored], q: &Query) -> Vec<Telling> {
+    let mut modes = telling(index, scored, q);
+    modes.sort_by(|a, b| {
+        b.weight
+            .total_cmp(&a.weight)
+            .then(scored[b.at].own.total_cmp(&scored[a.at].own))
+    });
+    modes
+}
+
+/// How far the first of `ranked_telling` leads the next.
+fn telling_lead(modes: &[Telling]) -> f64 {
+    modes.first().map_or(0.0, |m| m.weight) - modes.get(1).map_or(0.0, |m| m.weight)
+}
+
 /// The request's terms and concepts, once each.
 fn request_words(q: &Query) -> HashSet<&str> {
     q.terms
@@ -242,16 +258,9 @@ pub fn prefer_named(index: &Index, scored: &mut [Scored], q: &Query) -> Option<C
     if let Some(choice) = lone_mode(index, scored, q) {
         return Some(choice);
     }
-    let mut modes = telling(index, scored, q);
-    // Telling words first, the mode's own score to break a tie.
-    modes.sort_by(|a, b| {
-        b.weight
-            .total_cmp(&a.weight)
-            .then(scored[b.at].own.total_cmp(&scored[a.at].own))
-    });
+    let modes = ranked_telling(index, scored, q);
     let (best_at, best) = (modes.first()?.at, modes.first()?.weight);
-    let next = modes.get(1).map_or(0.0, |m| m.weight);
-    let lead = best - next;
+    let lead = telling_lead(&modes);
     let named = if lead >= TELLING_LEAD {
         scored[best_at].own >= MODE_MIN / 2.0
     } else {
@@ -277,14 +286,9 @@ pub fn prefer_named(index: &Index, scored: &mut [Scored], q: &Query) -> Option<C
 /// after 1" scores natural sort first; the words that tell the sorts apart name numeric sort).
 /// `None` when no other mode is clearly named.
 fn overrule(index: &Index, scored: &mut [Scored], q: &Query) -> Option<Choice> {
-    let mut modes = telling(index, scored, q);
-    modes.sort_by(|a, b| {
-        b.weight
-            .total_cmp(&a.weight)
-            .then(scored[b.at].own.total_cmp(&scored[a.at].own))
-    });
+    let modes = ranked_telling(index, scored, q);
     let best = modes.first()?;
-    let lead = best.weight - modes.get(1).map_or(0.0, |m| m.weight);
+    let lead = telling_lead(&modes);
     if best.at == 0 || lead < TELLING_LEAD || scored[best.at].own < MODE_MIN / 2.0 {
         return None;
     }

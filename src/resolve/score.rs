@@ -165,30 +165,25 @@ fn fuzzy_matches(index: &Index, term: &str) -> Vec<TermId> {
 /// "fomatt", two edits from "format", though one from "formatter"). A stem is the start of its
 /// words, so the typed word's start is compared with it, leaving a short ending.
 fn surface_matches(index: &Index, word: &str) -> Vec<TermId> {
-    let chars: Vec<char> = word.chars().collect();
-    if chars.len() < 5 || !chars.iter().all(|c| c.is_ascii_lowercase()) {
+    // ASCII only, so byte offsets are character offsets below.
+    let ascii = |w: &str| w.bytes().all(|b| b.is_ascii_lowercase());
+    if word.len() < 5 || !ascii(word) {
         return Vec::new();
     }
-    let word = word.as_bytes();
     typo_targets(index)
         .filter(|(_, v)| {
-            let v = v.as_bytes();
             // A word that starts with the whole stem is another word from it ("startup"),
             // not a typo.
             if v.len() < 5
-                || v[0] != word[0]
-                || word.starts_with(v)
-                || !v.iter().all(u8::is_ascii_lowercase)
+                || v.as_bytes()[0] != word.as_bytes()[0]
+                || word.starts_with(v.as_str())
+                || !ascii(v)
             {
                 return false;
             }
-            (v.len().saturating_sub(1)..=v.len() + 1)
+            (v.len() - 1..=v.len() + 1)
                 .filter(|&k| k <= word.len() && word.len() - k <= 4)
-                .any(|k| {
-                    let head = std::str::from_utf8(&word[..k]).unwrap_or_default();
-                    let v = std::str::from_utf8(v).unwrap_or_default();
-                    strsim::damerau_levenshtein(head, v) == 1
-                })
+                .any(|k| strsim::damerau_levenshtein(&word[..k], v) == 1)
         })
         .map(|(i, _)| i)
         .collect()
@@ -294,17 +289,14 @@ fn prepare(q: &Query, index: &Index, ids: &TermIds) -> Prepared {
             .filter_map(|w| ids.get(super::text::term(w).as_str()).copied())
             .collect()
     };
-    let makes = ids_of(MAKES);
-    let asks_new = q
-        .terms
-        .iter()
-        .any(|t| ids.get(t.as_str()).is_some_and(|id| makes.contains(id)));
-    let creates = ids_of(CREATES);
-    let asks_creation = q
-        .terms
-        .iter()
-        .any(|t| ids.get(t.as_str()).is_some_and(|id| creates.contains(id)));
-    let makes_new = asks_creation.then(|| (ids_of(ONLY_READS), creates));
+    let asks_for = |words: &[TermId]| {
+        q.terms
+            .iter()
+            .any(|t| ids.get(t.as_str()).is_some_and(|id| words.contains(id)))
+    };
+    let (makes, creates) = (ids_of(MAKES), ids_of(CREATES));
+    let asks_new = asks_for(&makes);
+    let makes_new = asks_for(&creates).then(|| (ids_of(ONLY_READS), creates));
     let given = !q.concepts.is_empty() || q.marks.asks_about_given;
     let reads_sample = (given && !asks_new).then(|| (makes, ids_of(READS)));
     Prepared {

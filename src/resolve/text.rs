@@ -420,8 +420,9 @@ fn asks_when_made(words: &mut [String]) {
 }
 
 /// The formats or forms a text names as what it wants ("… in binary", "to snake_case",
-/// "as yaml") and as what it has ("from hex"): the term right after the marker word, which
-/// `terms` would drop as a stop word ("in") or keep without its role.
+/// "as yaml") and as what it has ("from hex"): the phrase after the marker word, which `terms`
+/// would drop as a stop word ("in") or keep without its role, and around "of" ("the code
+/// points of these characters"); and whether it asks about something it has ("is this …").
 pub fn marks(text: &str) -> Marks {
     let mut marks = Marks::default();
     let text = normalised(text).replace(". ", ", ");
@@ -436,30 +437,14 @@ pub fn marks(text: &str) -> Marks {
                 "from" => (&mut marks.sources, true),
                 _ => continue,
             };
-            // The phrase after the marker, past an article: "as shift_jis bytes", "into a
-            // real url", up to the next stop word or marker.
-            let phrase = words[i + 1..]
-                .iter()
-                .skip_while(|w| past_article && DETERMINERS.contains(&w.as_str()))
-                .take_while(|w| !is_stop_word(w) && !MARKERS.contains(&w.as_str()))
-                .take(MARKED_WORDS);
-            side.extend(phrase.map(|w| term(w)));
+            side.extend(phrase(&words[i + 1..], past_article));
         }
         // "the code points of these characters": what is wanted comes before "of", what is
         // given after it.
         for (i, _) in words.iter().enumerate().filter(|(_, w)| *w == "of") {
-            let before = words[..i]
-                .iter()
-                .rev()
-                .take_while(|w| !is_stop_word(w) && !MARKERS.contains(&w.as_str()))
-                .take(2);
+            let before = words[..i].iter().rev().take_while(|w| in_phrase(w)).take(2);
             marks.targets.extend(before.map(|w| term(w)));
-            let after = words[i + 1..]
-                .iter()
-                .skip_while(|w| DETERMINERS.contains(&w.as_str()))
-                .take_while(|w| !is_stop_word(w) && !MARKERS.contains(&w.as_str()))
-                .take(MARKED_WORDS);
-            marks.sources.extend(after.map(|w| term(w)));
+            marks.sources.extend(phrase(&words[i + 1..], true));
         }
         marks.asks_about_given |= words.windows(2).any(|w| {
             matches!(
@@ -469,6 +454,22 @@ pub fn marks(text: &str) -> Marks {
         });
     }
     marks
+}
+
+/// The phrase a marker marks, as terms: past an article when `past_article` ("as shift_jis
+/// bytes", "into a real url"), up to the next stop word or marker, at most `MARKED_WORDS`.
+fn phrase(after: &[String], past_article: bool) -> impl Iterator<Item = String> + '_ {
+    after
+        .iter()
+        .skip_while(move |w| past_article && DETERMINERS.contains(&w.as_str()))
+        .take_while(|w| in_phrase(w))
+        .take(MARKED_WORDS)
+        .map(|w| term(w))
+}
+
+/// Whether a word can be part of a marked phrase: not a stop word nor another marker.
+fn in_phrase(w: &str) -> bool {
+    !is_stop_word(w) && !MARKERS.contains(&w)
 }
 
 const MARKERS: &[&str] = &["in", "to", "into", "as", "from"];
