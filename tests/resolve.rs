@@ -79,6 +79,27 @@ fn resolve_reads_samples_typos_and_direction() {
     }
 }
 
+/// A tool with one mode beside its general intent, whose label names both actions ("bcrypt
+/// hash & verify"): the label's words are no evidence for the general intent, so the request
+/// that asks to verify gets the verify mode, and the one that asks to hash does not. (A word a
+/// mode declares, moved out of the general intent, names that mode: "unfang".)
+#[test]
+fn the_lone_mode_wins_over_a_label_that_names_both_actions() {
+    let mut t = exported();
+    for (request, pattern) in [
+        ("verify my password against a bcrypt hash", "bcrypt verify"),
+        ("does the password match this bcrypt hash", "bcrypt verify"),
+        ("hash this password with bcrypt", "bcrypt hash & verify"),
+        ("unfang a url", "refang"),
+    ] {
+        let doc = t.args(["resolve", request]).run().json();
+        assert_eq!(
+            doc["candidates"][0]["intent"]["pattern"], pattern,
+            "{request}: {doc}"
+        );
+    }
+}
+
 #[test]
 fn resolve_returns_nothing_confident_for_requests_no_tool_serves() {
     let mut t = exported();

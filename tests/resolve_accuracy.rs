@@ -246,9 +246,11 @@ fn evaluate(
     if std::env::var_os("CMPX_RESOLVE_FEATURES").is_some() && r.split == "train" {
         let right = first.is_some_and(|c| &c.tool == want && same_intent(c));
         eprintln!(
-            "result\t{right}\t{}\t{}\t{}",
+            "result\t{right}\t{}\t{}\t{}\t{}\t{}",
             serde_json::to_string(&r.text).unwrap(),
             t.top1 == 1,
+            first.map(|c| c.tool.clone()).unwrap_or_default(),
+            first.map(|c| c.intent.pattern.clone()).unwrap_or_default(),
             fold_of(&r.text)
         );
     }

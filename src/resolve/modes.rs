@@ -314,14 +314,23 @@ fn lone_mode(index: &Index, scored: &mut [Scored], q: &Query) -> Option<Choice> 
         return Some(Choice::General { telling: 0.0 });
     };
     let request = request_words(q);
-    let words = |e: usize| -> HashSet<&str> {
+    // The general intent's label names every action the tool has ("bcrypt hash & verify"):
+    // its words are no evidence for the general intent over the mode.
+    let words = |e: usize, skip: usize| -> HashSet<&str> {
         index.entries[e]
-            .declared_terms()
-            .map(|t| index.terms[t as usize].as_str())
+            .declared()
+            .iter()
+            .skip(skip)
+            .filter_map(|p| match p {
+                Pattern::Terms(t) => Some(t.iter()),
+                Pattern::Regex(_) => None,
+            })
+            .flatten()
+            .map(|&t| index.terms[t as usize].as_str())
             .filter(|w| request.contains(w))
             .collect()
     };
-    let (of_general, of_mode) = (words(general), words(mode));
+    let (of_general, of_mode) = (words(general, 1), words(mode, 0));
     let marks = Marks::of(q);
     let opposed = opposed(&request);
     // ln 2: a word one of the two intents uses, as `telling` weighs a word one of two modes uses.
