@@ -91,6 +91,9 @@ fn the_lone_mode_wins_over_a_label_that_names_both_actions() {
         ("does the password match this bcrypt hash", "bcrypt verify"),
         ("hash this password with bcrypt", "bcrypt hash & verify"),
         ("unfang a url", "refang"),
+        // The pasted sample is defanged: its form is what the request has, not an action it
+        // asks for, so it does not count against refanging it.
+        ("unfang hxxps://evil[.]com", "refang"),
     ] {
         let doc = t.args(["resolve", request]).run().json();
         assert_eq!(

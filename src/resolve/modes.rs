@@ -60,12 +60,13 @@ fn telling(index: &Index, scored: &[Scored], q: &Query) -> Vec<Telling> {
         return Vec::new();
     }
     let request = request_words(q);
+    let typed = typed_words(q);
     let vocab: Vec<HashSet<TermId>> = modes
         .iter()
         .map(|&at| {
             index.entries[scored[at].entry]
                 .declared_terms()
-                .filter(|&t| request.contains(index.terms[t as usize].as_str()))
+                .filter(|&t| typed.contains(index.terms[t as usize].as_str()))
                 .collect()
         })
         .collect();
@@ -83,7 +84,7 @@ fn telling(index: &Index, scored: &[Scored], q: &Query) -> Vec<Telling> {
         .collect();
     let marks = Marks::of(q);
     let idf = |t: &TermId| (total as f64 / df[t] as f64).ln();
-    let opposed = opposed(&request);
+    let opposed = opposed(&typed);
     modes
         .iter()
         .zip(&vocab)
@@ -150,6 +151,13 @@ fn request_words(q: &Query) -> HashSet<&str> {
         .chain(&q.concepts)
         .map(String::as_str)
         .collect()
+}
+
+/// The request's typed terms, once each: a pasted sample's form (its concept) is what the
+/// request has, not a word that names a mode or an action ("unfang hxxps://evil[.]com" asks to
+/// refang what is defanged).
+fn typed_words(q: &Query) -> HashSet<&str> {
+    q.terms.iter().map(String::as_str).collect()
 }
 
 /// Actions the request asks for whose opposite it does not also name ("encode", not
@@ -314,6 +322,7 @@ fn lone_mode(index: &Index, scored: &mut [Scored], q: &Query) -> Option<Choice> 
         return Some(Choice::General { telling: 0.0 });
     };
     let request = request_words(q);
+    let typed = typed_words(q);
     // The general intent's label names every action the tool has ("bcrypt hash & verify"):
     // its words are no evidence for the general intent over the mode.
     let words = |e: usize, skip: usize| -> HashSet<&str> {
@@ -332,7 +341,7 @@ fn lone_mode(index: &Index, scored: &mut [Scored], q: &Query) -> Option<Choice> 
     };
     let (of_general, of_mode) = (words(general, 1), words(mode, 0));
     let marks = Marks::of(q);
-    let opposed = opposed(&request);
+    let opposed = opposed(&typed);
     // ln 2: a word one of the two intents uses, as `telling` weighs a word one of two modes uses.
     let weigh = |e: usize, own: &HashSet<&str>, other: &HashSet<&str>| {
         let entry = &index.entries[e];
