@@ -73,6 +73,14 @@ fn resolve_reads_samples_typos_and_direction() {
         ("convert yaml to json", "yaml-to-json"),
         ("convert json to yaml", "json-to-yaml"),
         ("generating uuids", "uuid-generator"),
+        // A pasted IBAN is an IBAN (it passes mod 97), not a hex number.
+        ("is DE89370400440532013000 valid?", "iban-validator"),
+        // A pasted CSV is the source: "json to excel" says nothing either way and does not
+        // excuse json-to-csv's "json to csv".
+        (
+            "name,age,city\nAlice,30,Berlin\nBob,25,Lisbon\n-> array of objects",
+            "csv-to-json",
+        ),
     ] {
         let doc = t.args(["resolve", request]).run().json();
         assert_eq!(doc["candidates"][0]["tool"], tool, "{request}: {doc}");
@@ -94,6 +102,11 @@ fn the_lone_mode_wins_over_a_label_that_names_both_actions() {
         // The pasted sample is defanged: its form is what the request has, not an action it
         // asks for, so it does not count against refanging it.
         ("unfang hxxps://evil[.]com", "refang"),
+        // A typo of the action still names the mode.
+        (
+            "decdoe base58 3mJr7AoUXx2Wqd into hex bytes",
+            "base58 decode",
+        ),
     ] {
         let doc = t.args(["resolve", request]).run().json();
         assert_eq!(

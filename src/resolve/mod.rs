@@ -100,7 +100,12 @@ pub fn resolve(index: &Index, request: &str, opts: &Options) -> Resolution {
     if std::env::var_os("CMPX_RESOLVE_DEBUG").is_some() {
         eprintln!("resolve: terms {:?}, concepts {:?}", q.terms, q.concepts);
     }
-    let (mut scored, unknown) = score::score_all(index, &q);
+    let (mut scored, unknown, typed) = score::score_all(index, &q);
+    // Modes are told apart by the words as meant: "decdoe base58" asks to decode.
+    let mq = score::Query {
+        terms: typed,
+        ..q.clone()
+    };
     timing::span("score", &mut clock);
     scored.retain(|s| {
         opts.domain.as_deref().is_none_or(|d| {
@@ -130,7 +135,7 @@ pub fn resolve(index: &Index, request: &str, opts: &Options) -> Resolution {
         .filter(|s| s.score >= MIN_SCORE)
         .cloned()
         .collect();
-    let choice = modes::prefer_named(index, &mut scored, &q);
+    let choice = modes::prefer_named(index, &mut scored, &mq);
     let top = scored.first().map_or(0.0, |s| s.score);
     let second = rival(index, &scored, choice.is_some()).map_or(0.0, |s| s.score);
     let features = Features {
@@ -153,7 +158,7 @@ pub fn resolve(index: &Index, request: &str, opts: &Options) -> Resolution {
         .first()
         .is_some_and(|s| s.matched <= 1 && unknown >= 2);
     let fits = fit::rerank(index, &q, &mut ranked);
-    modes::prefer_named(index, &mut ranked, &q);
+    modes::prefer_named(index, &mut ranked, &mq);
     // When the fit puts another intent first, `cmpx do` would run what the word score did not
     // vouch for: offer it, do not act on it.
     let same_first = ranked.first().map(|s| s.entry) == scored.first().map(|s| s.entry);

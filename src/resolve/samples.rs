@@ -173,6 +173,28 @@ fn base58(s: &str) -> bool {
         && s.bytes().skip(1).any(|b| b.is_ascii_uppercase())
 }
 
+/// ISO 13616: the country and check digits moved to the end, letters as 10..35, the whole
+/// number is 1 modulo 97.
+fn iban(s: &str) -> bool {
+    let compact: Vec<u8> = s.bytes().filter(|b| *b != b' ').collect();
+    if !(15..=34).contains(&compact.len()) {
+        return false;
+    }
+    let (head, tail) = compact.split_at(4);
+    tail.iter().chain(head).try_fold(0u32, |acc, &b| {
+        let v = match b {
+            b'0'..=b'9' => (b - b'0') as u32,
+            b'A'..=b'Z' => (b - b'A') as u32 + 10,
+            _ => return None,
+        };
+        Some(if v >= 10 {
+            (acc * 100 + v) % 97
+        } else {
+            (acc * 10 + v) % 97
+        })
+    }) == Some(1)
+}
+
 /// Padded Base32 comes in blocks of eight characters.
 fn base32(s: &str) -> bool {
     s.len().is_multiple_of(8)
@@ -196,7 +218,9 @@ fn detectors() -> &'static [Detector] {
             Detector::new(r"\bgAAAAA[A-Za-z0-9_=-]{8,}(?:\.\.\.|…)?", &["fernet", "token"]).needs(&["gaaaaa"]),
             Detector::new(r"\$2[abxy]?\$\d{2}\$[./A-Za-z0-9]{53}", &["bcrypt", "hash"]).needs(&["$2"]),
             Detector::new(r"\$argon2(?:id|i|d)\$\S*", &["argon2", "hash"]).needs(&["$argon2"]),
-            Detector::new(r"\$(?:1|5|6|apr1|scrypt|pbkdf2[\w-]*)\$\S+", &["hash"]).needs(&["$"]),
+            Detector::new(r"\$scrypt\$\S+", &["scrypt", "hash"]).needs(&["$scrypt$"]),
+            Detector::new(r"\$pbkdf2[\w-]*\$\S+", &["pbkdf2", "hash"]).needs(&["$pbkdf2"]),
+            Detector::new(r"\$(?:1|5|6|apr1)\$\S+", &["hash"]).needs(&["$"]),
             Detector::new(r"(?:\x1b|\\x1b|\\033|\\e|\\u001b|\^\[)\[[0-9;]*[A-Za-z]?", &["ansi", "escape"]).needs(&["["]),
             Detector::new(r"(?:\\u\{[0-9a-fA-F]{1,6}\}|\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8})+", &["unicode", "escape"]).needs(&["\\u"]),
             Detector::new(r"(?:\\x[0-9a-fA-F]{2}[^\s\\]*){3,}", &["bytes"]).needs(&["\\x"]),
@@ -207,6 +231,8 @@ fn detectors() -> &'static [Detector] {
             Detector::new(r"(?i)\bxn--[a-z0-9-]+(?:\.[a-z0-9-]+)*", &["punycode"]).needs(&["xn--"]),
             Detector::new(r"[^\x00-\x7F\s'\x22]+(?:\.[^\s.'\x22]+)*\.[A-Za-z]{2,}\b", &["idn"]).needs_that(non_ascii),
             Detector::new(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b", &["email"]).needs(&["@"]),
+            // An IBAN passes its mod-97 check; else it is some other code of letters and digits.
+            Detector::new(r"\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b", &["iban"]).accept(iban).needs_that(any_digit),
             Detector::new(r"(?:^|\s)(?://[\w*:.-]+(?:/{1,2}(?:@[\w:.-]+|[\w*:.-]+(?:\(\))?)|\[[^\]\n]+\])*|/[\w:.-]+(?:/[\w*:.-]+)*(?:/@[\w:.-]+|\[[^\]\n]+\]))", &["xpath"]).needs(&["/"]),
             Detector::new(r"(?i)(?:\b0x[0-9a-f]+|\b0b[01]+|\b0o[0-7]+|\b\d+)\s*(?:<<|>>>?|&|\||\^|\b(?:and|or|xor|nand|nor|shl|shr)\b)\s*(?:0x[0-9a-f]+|0b[01]+|0o[0-7]+|\d+)\b", &["bitwise"]).accept(bitwise).needs_that(any_digit).keeps_words(),
             Detector::new(r"(?i)\bpow\s*\(\s*-?\d+\s*,\s*-?\d+\s*,\s*\d+\s*\)|\b\d+\s*(?:\^|\*\*)\s*\d+\s*(?:mod|%)\s*\d+\b", &["modular", "exponentiation"]).needs_that(any_digit),
@@ -432,6 +458,20 @@ mod tests {
             "What's the blake2b checksum of"
         );
         assert!(scrub("generate a uuid").concepts.is_empty());
+        // An IBAN is told from a hex string by its mod-97 check, spaced or not.
+        assert_eq!(
+            scrub("is DE89370400440532013000 valid?").concepts,
+            vec!["iban"]
+        );
+        assert_eq!(scrub("GB82 WEST 1234 5698 7654 32").concepts, vec!["iban"]);
+        assert_ne!(
+            scrub("is DE89370400440532013001 valid?").concepts,
+            vec!["iban"]
+        );
+        assert_eq!(
+            scrub("check against $scrypt$ln=15,r=8,p=1$aM15713r3X$nFNh2CVH").concepts,
+            vec!["scrypt", "hash"]
+        );
         assert_eq!(
             scrub("id,name\n1,alice\n2,bob -> json").concepts,
             vec!["csv"]

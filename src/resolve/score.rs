@@ -58,6 +58,7 @@ const READS: &[&str] = &[
     "explain", "extract", "convert", "lookup", "info", "decrypt",
 ];
 
+#[derive(Clone)]
 pub struct Query {
     /// Ordered terms of the request (samples and quotes removed).
     pub terms: Vec<String>,
@@ -92,6 +93,9 @@ struct Prepared {
     /// The request asks for something new: (read-only words, creation words) as term ids,
     /// for `one_sided_factor`.
     makes_new: Option<(Vec<TermId>, Vec<TermId>)>,
+    /// The request's terms with each unknown word that is a typo of exactly one known term
+    /// spelt as that term ("decdoe" as "decod"), for the rules that read the words themselves.
+    typed: Vec<String>,
 }
 
 fn sorted_chars(s: &str) -> Vec<char> {
@@ -212,6 +216,7 @@ fn prepare(q: &Query, index: &Index, ids: &TermIds) -> Prepared {
     let max_idf = (1.0 + n).ln();
     let mut seen = HashSet::new();
     let mut terms = Vec::new();
+    let mut fixes: HashMap<&str, &str> = HashMap::new();
     let raw_words = super::text::words(&q.raw);
     for t in q.concepts.iter().chain(&q.terms) {
         if !seen.insert(t.as_str()) {
@@ -244,6 +249,9 @@ fn prepare(q: &Query, index: &Index, ids: &TermIds) -> Prepared {
                     .into_iter()
                     .map(|v| (v, WEIGHTS.fuzzy))
                     .collect();
+                if let [(only, _)] = fuzzy.as_slice() {
+                    fixes.insert(t.as_str(), index.terms[*only as usize].as_str());
+                }
                 let weight = if fuzzy.is_empty() {
                     WEIGHTS.unknown * max_idf
                 } else {
@@ -272,7 +280,12 @@ fn prepare(q: &Query, index: &Index, ids: &TermIds) -> Prepared {
         .map(|t| ids.get(t.as_str()).copied())
         .collect();
     let direction = query_direction(q, ids);
-    let asked: HashSet<&str> = q.terms.iter().map(String::as_str).collect();
+    let typed: Vec<String> = q
+        .terms
+        .iter()
+        .map(|t| fixes.get(t.as_str()).map_or(t.as_str(), |f| *f).to_string())
+        .collect();
+    let asked: HashSet<&str> = typed.iter().map(String::as_str).collect();
     let opposed = asked
         .iter()
         .filter_map(|t| {
@@ -308,6 +321,7 @@ fn prepare(q: &Query, index: &Index, ids: &TermIds) -> Prepared {
         opposed,
         reads_sample,
         makes_new,
+        typed,
     }
 }
 
@@ -356,24 +370,27 @@ fn direction_factor(e: &Entry, q: &Prepared) -> f64 {
     let Some(to) = q.to else { return 1.0 };
     let d = &q.direction;
     // A tool that converts both ways ("plist to json", "json to plist") is judged by the
-    // pattern that fits the request best.
-    e.patterns
-        .iter()
-        .filter_map(|p| match p {
-            Pattern::Terms(t) if t.len() == 3 && t[1] == to => Some((t[0], t[2])),
-            _ => None,
-        })
-        .map(|(src, dst)| {
-            let agrees = d.sources.contains(&src) || d.targets.contains(&dst);
-            let reversed = d.sources.contains(&dst) || d.targets.contains(&src);
-            match (agrees, reversed) {
-                (true, false) => 1.0,
-                (false, true) => 0.7,
-                _ => 0.9,
-            }
-        })
-        .reduce(f64::max)
-        .unwrap_or(1.0)
+    // pattern that fits the request best; a pattern that says nothing either way ("json to
+    // excel" for a request that pastes csv) does not excuse one that goes the other way.
+    let (mut agrees, mut reversed, mut any) = (false, false, false);
+    for p in &e.patterns {
+        let Pattern::Terms(t) = p else { continue };
+        if t.len() != 3 || t[1] != to {
+            continue;
+        }
+        let (src, dst) = (t[0], t[2]);
+        let here = d.sources.contains(&src) || d.targets.contains(&dst);
+        let there = d.sources.contains(&dst) || d.targets.contains(&src);
+        any = true;
+        agrees |= here && !there;
+        reversed |= there && !here;
+    }
+    match (any, agrees, reversed) {
+        (false, _, _) => 1.0,
+        (true, true, _) => 1.0,
+        (true, false, true) => 0.7,
+        _ => 0.9,
+    }
 }
 
 /// Whether the entry's own words (declared patterns, name, summary) include `id`.
@@ -645,9 +662,10 @@ fn mentions(e: &Entry, weak: &[TermId], id: TermId) -> bool {
             .any(|p| matches!(p, Pattern::Terms(t) if t.contains(&id)))
 }
 
-/// The scores of every entry sharing a term with the query (or holding a `re:` pattern), and
-/// how many request terms no installed tool mentions.
-pub fn score_all(index: &Index, query: &Query) -> (Vec<Scored>, usize) {
+/// The scores of every entry sharing a term with the query (or holding a `re:` pattern), how
+/// many request terms no installed tool mentions, and the request's terms with their typos
+/// corrected (see `Prepared::typed`).
+pub fn score_all(index: &Index, query: &Query) -> (Vec<Scored>, usize, Vec<String>) {
     let ids = index.term_ids();
     let q = prepare(query, index, &ids);
     let unknown = q.terms.iter().filter(|t| t.matches.is_empty()).count();
@@ -706,7 +724,7 @@ pub fn score_all(index: &Index, query: &Query) -> (Vec<Scored>, usize) {
             });
         }
     }
-    (scored, unknown)
+    (scored, unknown, q.typed)
 }
 
 #[cfg(test)]

@@ -446,6 +446,8 @@ pub fn marks(text: &str) -> Marks {
             marks.targets.extend(before.map(|w| term(w)));
             marks.sources.extend(phrase(&words[i + 1..], true));
         }
+        // "check whether this uuid is a v7": a question about something given, like "is this".
+        marks.asks_about_given |= words.iter().any(|w| w == "whether");
         marks.asks_about_given |= words.windows(2).any(|w| {
             matches!(
                 (w[0].as_str(), w[1].as_str()),
