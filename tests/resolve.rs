@@ -81,6 +81,16 @@ fn resolve_reads_samples_typos_and_direction() {
             "name,age,city\nAlice,30,Berlin\nBob,25,Lisbon\n-> array of objects",
             "csv-to-json",
         ),
+        // Bare status codes are codes when they are the only numbers.
+        ("difference between 401 and 403", "http-status-lookup"),
+        ("37 out of 412 as a percent", "percentage-calculator"),
+        // A pattern anchored at both ends is a regular expression.
+        ("does ^[A-Z]{2}\\d{6}$ match AB123456?", "regex-tester"),
+        (
+            "in telemetry.db run: DELETE FROM events WHERE ts < 5",
+            "sqlite",
+        ),
+        ("what's the mean of 12, 15, 9 and 20", "math-evaluator"),
     ] {
         let doc = t.args(["resolve", request]).run().json();
         assert_eq!(doc["candidates"][0]["tool"], tool, "{request}: {doc}");
@@ -106,6 +116,12 @@ fn the_lone_mode_wins_over_a_label_that_names_both_actions() {
         (
             "decdoe base58 3mJr7AoUXx2Wqd into hex bytes",
             "base58 decode",
+        ),
+        // Three decompressing modes tie on the telling words; each is named more than the
+        // compressing one that leads on "gzip base64", so their own scores pick among them.
+        (
+            "gunzip this base64: H4sIAAAAAAACA6tWKi5JLCktVrJSys9W0lFKzi/NK1GyMjGqBQAqjjy0GgAAAA==",
+            "gunzip",
         ),
     ] {
         let doc = t.args(["resolve", request]).run().json();

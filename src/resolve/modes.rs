@@ -59,7 +59,6 @@ fn telling(index: &Index, scored: &[Scored], q: &Query) -> Vec<Telling> {
     if total < 2 {
         return Vec::new();
     }
-    let request = request_words(q);
     let typed = typed_words(q);
     let vocab: Vec<HashSet<TermId>> = modes
         .iter()
@@ -92,7 +91,7 @@ fn telling(index: &Index, scored: &[Scored], q: &Query) -> Vec<Telling> {
             let entry = &index.entries[scored[at].entry];
             let way = direction(index, entry, &marks)
                 - OPPOSED * contradicts(index, entry, &opposed)
-                + WHOLE * names_whole(index, entry, &request, &df, total) as u8 as f64;
+                + WHOLE * names_whole(index, entry, &typed, &df, total) as u8 as f64;
             Telling {
                 at,
                 weight: v.iter().map(idf).sum::<f64>() + way,
@@ -296,11 +295,28 @@ pub fn prefer_named(index: &Index, scored: &mut [Scored], q: &Query) -> Option<C
 fn overrule(index: &Index, scored: &mut [Scored], q: &Query) -> Option<Choice> {
     let modes = ranked_telling(index, scored, q);
     let best = modes.first()?;
-    let lead = telling_lead(&modes);
-    if best.at == 0 || lead < TELLING_LEAD || scored[best.at].own < MODE_MIN / 2.0 {
+    if best.at == 0 {
         return None;
     }
-    Some(promote(scored, best.at, lead))
+    let lead = telling_lead(&modes);
+    if lead >= TELLING_LEAD {
+        return (scored[best.at].own >= MODE_MIN / 2.0).then(|| promote(scored, best.at, lead));
+    }
+    // Several modes tie, each named more than the first ("gunzip this base64" against "gzip
+    // base64", a compressing mode): their own scores decide among them, as in `prefer_named`.
+    let first = modes.iter().find(|m| m.at == 0).map_or(0.0, |m| m.weight);
+    if best.weight - first < TELLING_LEAD {
+        return None;
+    }
+    let mut tied: Vec<(f64, usize)> = modes
+        .iter()
+        .filter(|m| best.weight - m.weight < TELLING_LEAD)
+        .map(|m| (scored[m.at].own, m.at))
+        .collect();
+    tied.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let (own, at) = tied[0];
+    let rival = tied.get(1).map_or(0.0, |t| t.0);
+    (own >= MODE_MIN && own - rival >= MODE_LEAD).then(|| promote(scored, at, best.weight - first))
 }
 
 /// A tool with a single mode besides its general intent ("decode basic auth" beside the header

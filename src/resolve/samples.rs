@@ -268,12 +268,14 @@ fn detectors() -> &'static [Detector] {
             Detector::new(r"(?i)\b(?:hsv|hwb|cmyk|lab)\s*\(\s*[\d.]+%?\s*[, ]\s*[\d.]+%?[^)\n]*\)", &["color"]).needs(&["("]),
             Detector::new(r"https?://[^\s'\x22]+", &["url"]).needs(&["http"]),
             Detector::new(r"%[0-9A-Fa-f]{2}", &["url", "encode"]).needs(&["%"]),
-            Detector::new(r"(?is)\bselect\b.+\bfrom\b|\binsert\s+into\b|\bupdate\b.+\bset\b|\bcreate\s+table\b", &["sql"]).needs(&["select", "insert", "update", "create"]),
+            Detector::new(r"(?is)\bselect\b.+\bfrom\b|\binsert\s+into\b|\bupdate\b.+\bset\b|\b(?:create|drop|alter)\s+table\b|\bdelete\s+from\b", &["sql"]).needs(&["select", "insert", "update", "create", "drop", "alter", "delete"]),
             Detector::new(r"(?s)<\?xml.*|<([A-Za-z][\w:.-]*)[^<>]*>.*</([A-Za-z][\w:.-]*)>", &["xml"]).needs(&["<"]),
             // A whole-text document, or an object (or array of objects) pasted among words: from its
             // first key to the last closing bracket, so its numbers and keys are not read as words.
             Detector::new(r"(?s)^\s*[\[{].*[\]}]\s*$|(?:\[\s*)?\{\s*\x22[^\x22]+\x22\s*:(?s:.*)[\]}]|\{\s*\x22[^\x22]+\x22\s*:", &["json"]).needs(&["[", "{"]),
             Detector::new(r"(?:^|\s)/[^/\s][^/\n]*/[gimsuxy]*(?:\s|$|[?.,])", &["regex"]).needs(&["/"]),
+            // Anchored at both ends, "^[A-Z]{2}\d{6}$" is a regular expression.
+            Detector::new(r"(?:^|\s)\^\S+\$(?:\s|$|[?.,])", &["regex"]).needs(&["^"]),
             Detector::new(r"(?i)\bauthorization:\s*basic\b", &["basic", "auth"]).needs(&["authorization"]),
             Detector::new(r"\bMozilla/\d\.\d[^\n]*", &["user", "agent"]).needs(&["mozilla/"]),
             Detector::new(r"(?:^|\s)\$(?:\.\.?[\w*]+|\[)[^\s]*", &["jsonpath"]).needs(&["$"]),
@@ -281,7 +283,11 @@ fn detectors() -> &'static [Detector] {
             Detector::new(r"\b(?:\d{1,3}\.){3}\d{1,3}/\d{1,2}\b", &["ipv4", "subnet"]).needs(&["/"]),
             Detector::new(r"\b(?:\d{1,3}\.){3}\d{1,3}\b", &["ipv4"]).needs(&["."]),
             Detector::new(r"(?m)^\s*\[[\w.-]+\]\s*$(?s:.*)^\s*[\w-]+\s*=\s*\S", &["toml"]).needs(&["["]),
-            Detector::new(r"(?i)\b(?:http|status|error|returns?|response|code)\b[^\n]*\b[1-5][0-9]{2}\b|\b[1-5][0-9]{2}\b[^\n]*\b(?:status|error|code|response)\b|\b(?:40[1-9]|41[0-8]|42[2-9]|431|451|50[1-8])\b", &["http", "status"]).needs_that(any_digit),
+            Detector::new(r"(?i)\b(?:http|status|error|returns?|response|code)\b[^\n]*\b[1-5][0-9]{2}\b|\b[1-5][0-9]{2}\b[^\n]*\b(?:status|error|code|response)\b", &["http", "status"]).needs_that(any_digit),
+            // Bare error codes are codes when they are the request's only numbers ("what does
+            // 418 mean", "401 vs 403"), not when other numbers stand beside them ("37 out of
+            // 412"). The match spans the request, so its words stay.
+            Detector::new(r"^\D*\b(?:40[1-9]|41[0-8]|42[2-9]|431|451|50[1-8])\b(?:\D+\b(?:40[1-9]|41[0-8]|42[2-9]|431|451|50[1-8])\b)*\D*$", &["http", "status"]).needs_that(any_digit).keeps_words(),
             Detector::new(r"(?:^|\s)\+\d[\d \-().]{6,18}\d\b", &["phone"]).needs(&["+"]),
             Detector::new(r"\b(?:sin|cos|tan|sqrt|log|ln|exp)\s*\([^)\n]*\)(?:\s*[-+*/^%]\s*[\d.]+)*|\b\d+(?:\.\d+)?\s*[+*/^%]\s*\(?\d|\b\d+\s+-\s+\(?\d", &["math", "calculate"]).needs_that(digit_or_paren),
             Detector::new(r"(?m)^#{1,6} \S.*$|\*\*[^*\n]+\*\*|\[[^\]\n]+\]\([^)\s]+\)|(?m)^```", &["markdown"]).needs(&["#", "**", "[", "```"]),
@@ -289,6 +295,8 @@ fn detectors() -> &'static [Detector] {
             Detector::new(r"(?m)^[A-Za-z_][\w-]*:(?:[ \t]+\S.*)?\n(?:(?:[ \t]+- |[ \t]*[A-Za-z_][\w-]*:|[ \t]+)\S.*\n?)+", &["yaml"]).needs(&[":"]),
             Detector::new(r"\b[a-fA-F0-9]{64}\b|\b[a-fA-F0-9]{40}\b|\b[a-fA-F0-9]{32}\b", &["hash"]),
             Detector::new(r"\b[0-9a-fA-F]{10,}\b", &["hex"]).accept(hex_bytes),
+            // Base64 of gzip data starts with the magic bytes 1f 8b 08.
+            Detector::new(r"\bH4sI[A-Za-z0-9+/]{8,}={0,2}", &["gzip", "base64"]).needs(&["h4si"]),
             Detector::new(r"\b[A-Za-z0-9+/]{8,}={1,2}(?:\s|$|[,.;:!?)'\x22])|\b[A-Za-z0-9+/]*[0-9][A-Za-z0-9+/]*[A-Z][A-Za-z0-9+/]*[a-z][A-Za-z0-9+/]{8,}={0,2}", &["base64"]).accept(base64_like),
         ]
     })
@@ -353,9 +361,11 @@ fn scrub_gated(request: &str, gated: bool) -> Scrubbed {
             rest.push_str(&text[at..s]);
             rest.push(' ');
             if d.keeps_words {
+                // "I'm" stays one word, as the tokeniser reads it.
+                let letters = |c: char| c.is_alphabetic() || c == '\'' || c == '’';
                 for w in text[s..e]
-                    .split(|c: char| !c.is_alphanumeric())
-                    .filter(|w| !w.is_empty() && w.chars().all(char::is_alphabetic))
+                    .split(|c: char| !c.is_alphanumeric() && !letters(c))
+                    .filter(|w| w.chars().any(char::is_alphabetic) && w.chars().all(letters))
                 {
                     rest.push_str(w);
                     rest.push(' ');

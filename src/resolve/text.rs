@@ -353,6 +353,10 @@ const PHRASES: &[(&str, &str)] = &[
     ("tab separated", " tsv "),
     ("tab-separated", " tsv "),
     ("how many", " count "),
+    // "the mean of these numbers" is an average; "what does it mean" is not.
+    ("mean of", " average of "),
+    ("mean and", " average and "),
+    ("std dev", " standard deviation "),
     ("number of", " count "),
     ("back to front", " reverse "),
     ("upside down", " reverse "),
