@@ -117,6 +117,11 @@ fn the_lone_mode_wins_over_a_label_that_names_both_actions() {
             "decdoe base58 3mJr7AoUXx2Wqd into hex bytes",
             "base58 decode",
         ),
+        // Phonetic spelling pasted is what the request has: it is to be read back.
+        (
+            "what does 'Whiskey Hotel Oscar Alpha Mike India' spell",
+            "nato to text",
+        ),
         // Three decompressing modes tie on the telling words; each is named more than the
         // compressing one that leads on "gzip base64", so their own scores pick among them.
         (

@@ -195,6 +195,21 @@ fn iban(s: &str) -> bool {
     }) == Some(1)
 }
 
+/// Whether the text has three NATO code words, the least a phonetic spelling holds.
+fn nato_words(lower: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "alfa", "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india",
+        "juliet", "juliett", "kilo", "lima", "mike", "november", "oscar", "papa", "quebec",
+        "romeo", "sierra", "tango", "uniform", "victor", "whiskey", "whisky", "x-ray", "xray",
+        "yankee", "zulu",
+    ];
+    lower
+        .split(|c: char| !c.is_alphanumeric() && c != '-')
+        .filter(|w| WORDS.contains(w))
+        .nth(2)
+        .is_some()
+}
+
 /// Padded Base32 comes in blocks of eight characters.
 fn base32(s: &str) -> bool {
     s.len().is_multiple_of(8)
@@ -226,6 +241,8 @@ fn detectors() -> &'static [Detector] {
             Detector::new(r"(?:\\x[0-9a-fA-F]{2}[^\s\\]*){3,}", &["bytes"]).needs(&["\\x"]),
             Detector::new(r"<~(?s:.*?)~>", &["ascii85"]).needs(&["<~"]),
             Detector::new(r"(?:^|\s)[.-]{1,7}(?:[ \t]+(?:/[ \t]+)?[.-]{1,7}){2,}(?:\s|$|[?!,])", &["morse"]).accept(morse).needs(&[".", "-"]),
+            // Three NATO code words in a row are phonetic spelling: what the request has.
+            Detector::new(r"(?i)\b(?:alfa|alpha|bravo|charlie|delta|echo|foxtrot|golf|hotel|india|juliett?|kilo|lima|mike|november|oscar|papa|quebec|romeo|sierra|tango|uniform|victor|whiskey|whisky|x-?ray|yankee|zulu)(?:[\s,]+(?:alfa|alpha|bravo|charlie|delta|echo|foxtrot|golf|hotel|india|juliett?|kilo|lima|mike|november|oscar|papa|quebec|romeo|sierra|tango|uniform|victor|whiskey|whisky|x-?ray|yankee|zulu)){2,}\b", &["nato"]).needs_that(nato_words),
             Detector::new(r"(?:^|\s)s/[^/\n]+/[^/\n]*/[gimI]*(?:\s|$|[,.;])", &["find", "replace"]).needs(&["s/"]),
             Detector::new(r"(?i)\bhxxps?://\S+|\S+\[\.\]\S*", &["defang"]).needs(&["hxxp", "[.]"]),
             Detector::new(r"(?i)\bxn--[a-z0-9-]+(?:\.[a-z0-9-]+)*", &["punycode"]).needs(&["xn--"]),
@@ -468,6 +485,10 @@ mod tests {
             "What's the blake2b checksum of"
         );
         assert!(scrub("generate a uuid").concepts.is_empty());
+        assert_eq!(
+            scrub("what does 'Whiskey Hotel Oscar Alpha Mike India' spell").concepts,
+            vec!["nato"]
+        );
         // An IBAN is told from a hex string by its mod-97 check, spaced or not.
         assert_eq!(
             scrub("is DE89370400440532013000 valid?").concepts,
