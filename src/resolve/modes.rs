@@ -266,20 +266,13 @@ pub fn prefer_named(index: &Index, scored: &mut [Scored], q: &Query) -> Option<C
         return Some(choice);
     }
     let modes = ranked_telling(index, scored, q);
-    let (best_at, best) = (modes.first()?.at, modes.first()?.weight);
+    let best_at = modes.first()?.at;
     let lead = telling_lead(&modes);
     let named = if lead >= TELLING_LEAD {
         scored[best_at].own >= MODE_MIN / 2.0
     } else {
         // No telling word decides: the modes' own scores may, among the tied.
-        let own = scored[best_at].own;
-        let rival = modes
-            .iter()
-            .skip(1)
-            .filter(|m| best - m.weight < TELLING_LEAD)
-            .map(|m| scored[m.at].own)
-            .fold(0.0, f64::max);
-        own >= MODE_MIN && own - rival >= MODE_LEAD && own >= rival
+        own_score_decides(&modes, scored)
     };
     if !named {
         let telling = modes.iter().map(|m| m.beyond_general).fold(0.0, f64::max);
@@ -308,15 +301,24 @@ fn overrule(index: &Index, scored: &mut [Scored], q: &Query) -> Option<Choice> {
     if best.weight - first < TELLING_LEAD {
         return None;
     }
-    let mut tied: Vec<(f64, usize)> = modes
+    let (at, lead) = (best.at, best.weight - first);
+    own_score_decides(&modes, scored).then(|| promote(scored, at, lead))
+}
+
+/// Whether the first of `ranked_telling`, tied on telling words (within `TELLING_LEAD`) with
+/// others, is chosen by its own score: at least `MODE_MIN`, ahead of theirs by `MODE_LEAD`.
+fn own_score_decides(modes: &[Telling], scored: &[Scored]) -> bool {
+    let Some(best) = modes.first() else {
+        return false;
+    };
+    let own = scored[best.at].own;
+    let rival = modes
         .iter()
+        .skip(1)
         .filter(|m| best.weight - m.weight < TELLING_LEAD)
-        .map(|m| (scored[m.at].own, m.at))
-        .collect();
-    tied.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let (own, at) = tied[0];
-    let rival = tied.get(1).map_or(0.0, |t| t.0);
-    (own >= MODE_MIN && own - rival >= MODE_LEAD).then(|| promote(scored, at, best.weight - first))
+        .map(|m| scored[m.at].own)
+        .fold(0.0, f64::max);
+    own >= MODE_MIN && own - rival >= MODE_LEAD
 }
 
 /// A tool with a single mode besides its general intent ("decode basic auth" beside the header

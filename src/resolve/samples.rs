@@ -195,17 +195,25 @@ fn iban(s: &str) -> bool {
     }) == Some(1)
 }
 
+/// The NATO code words, as a regex alternation of plain words (see `nato_words`).
+macro_rules! nato {
+    () => {
+        "alfa|alpha|bravo|charlie|delta|echo|foxtrot|golf|hotel|india|juliett|juliet|kilo|lima|mike|november|oscar|papa|quebec|romeo|sierra|tango|uniform|victor|whiskey|whisky|x-ray|xray|yankee|zulu"
+    };
+}
+
+/// HTTP error codes people ask about by number alone.
+macro_rules! error_codes {
+    () => {
+        "40[1-9]|41[0-8]|42[2-9]|431|451|50[1-8]"
+    };
+}
+
 /// Whether the text has three NATO code words, the least a phonetic spelling holds.
 fn nato_words(lower: &str) -> bool {
-    const WORDS: &[&str] = &[
-        "alfa", "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india",
-        "juliet", "juliett", "kilo", "lima", "mike", "november", "oscar", "papa", "quebec",
-        "romeo", "sierra", "tango", "uniform", "victor", "whiskey", "whisky", "x-ray", "xray",
-        "yankee", "zulu",
-    ];
     lower
         .split(|c: char| !c.is_alphanumeric() && c != '-')
-        .filter(|w| WORDS.contains(w))
+        .filter(|w| nato!().split('|').any(|n| n == *w))
         .nth(2)
         .is_some()
 }
@@ -242,7 +250,7 @@ fn detectors() -> &'static [Detector] {
             Detector::new(r"<~(?s:.*?)~>", &["ascii85"]).needs(&["<~"]),
             Detector::new(r"(?:^|\s)[.-]{1,7}(?:[ \t]+(?:/[ \t]+)?[.-]{1,7}){2,}(?:\s|$|[?!,])", &["morse"]).accept(morse).needs(&[".", "-"]),
             // Three NATO code words in a row are phonetic spelling: what the request has.
-            Detector::new(r"(?i)\b(?:alfa|alpha|bravo|charlie|delta|echo|foxtrot|golf|hotel|india|juliett?|kilo|lima|mike|november|oscar|papa|quebec|romeo|sierra|tango|uniform|victor|whiskey|whisky|x-?ray|yankee|zulu)(?:[\s,]+(?:alfa|alpha|bravo|charlie|delta|echo|foxtrot|golf|hotel|india|juliett?|kilo|lima|mike|november|oscar|papa|quebec|romeo|sierra|tango|uniform|victor|whiskey|whisky|x-?ray|yankee|zulu)){2,}\b", &["nato"]).needs_that(nato_words),
+            Detector::new(concat!(r"(?i)\b(?:", nato!(), r")(?:[\s,]+(?:", nato!(), r")){2,}\b"), &["nato"]).needs_that(nato_words),
             Detector::new(r"(?:^|\s)s/[^/\n]+/[^/\n]*/[gimI]*(?:\s|$|[,.;])", &["find", "replace"]).needs(&["s/"]),
             Detector::new(r"(?i)\bhxxps?://\S+|\S+\[\.\]\S*", &["defang"]).needs(&["hxxp", "[.]"]),
             Detector::new(r"(?i)\bxn--[a-z0-9-]+(?:\.[a-z0-9-]+)*", &["punycode"]).needs(&["xn--"]),
@@ -304,7 +312,7 @@ fn detectors() -> &'static [Detector] {
             // Bare error codes are codes when they are the request's only numbers ("what does
             // 418 mean", "401 vs 403"), not when other numbers stand beside them ("37 out of
             // 412"). The match spans the request, so its words stay.
-            Detector::new(r"^\D*\b(?:40[1-9]|41[0-8]|42[2-9]|431|451|50[1-8])\b(?:\D+\b(?:40[1-9]|41[0-8]|42[2-9]|431|451|50[1-8])\b)*\D*$", &["http", "status"]).needs_that(any_digit).keeps_words(),
+            Detector::new(concat!(r"^\D*\b(?:", error_codes!(), r")\b(?:\D+\b(?:", error_codes!(), r")\b)*\D*$"), &["http", "status"]).needs_that(any_digit).keeps_words(),
             Detector::new(r"(?:^|\s)\+\d[\d \-().]{6,18}\d\b", &["phone"]).needs(&["+"]),
             Detector::new(r"\b(?:sin|cos|tan|sqrt|log|ln|exp)\s*\([^)\n]*\)(?:\s*[-+*/^%]\s*[\d.]+)*|\b\d+(?:\.\d+)?\s*[+*/^%]\s*\(?\d|\b\d+\s+-\s+\(?\d", &["math", "calculate"]).needs_that(digit_or_paren),
             Detector::new(r"(?m)^#{1,6} \S.*$|\*\*[^*\n]+\*\*|\[[^\]\n]+\]\([^)\s]+\)|(?m)^```", &["markdown"]).needs(&["#", "**", "[", "```"]),

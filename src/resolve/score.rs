@@ -385,11 +385,12 @@ fn direction_factor(e: &Entry, q: &Prepared) -> f64 {
         agrees |= here && !there;
         reversed |= there && !here;
     }
-    match (any, agrees, reversed) {
-        (false, _, _) => 1.0,
-        (true, true, _) => 1.0,
-        (true, false, true) => 0.7,
-        _ => 0.9,
+    if !any || agrees {
+        1.0
+    } else if reversed {
+        0.7
+    } else {
+        0.9
     }
 }
 
