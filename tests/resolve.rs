@@ -137,6 +137,43 @@ fn the_lone_mode_wins_over_a_label_that_names_both_actions() {
     }
 }
 
+/// A pasted sample is already in its form: the mode named for making that form is not what
+/// the request wants, unless the request asks for that mode's action in its own words.
+#[test]
+fn a_sample_is_not_made_again_into_its_own_form() {
+    let mut t = exported();
+    for (request, not, want) in [
+        (
+            "make hxxps://bad[.]example[.]org clickable again",
+            Some("defang url"),
+            None,
+        ),
+        (
+            "compress H4sIAAAAAAACA6tWKi5JLCktVrJSys9W0lFKzi/NK1GyMjGqBQAqjjy0GgAAAA==",
+            None,
+            Some("gzip compress"),
+        ),
+        (
+            "the error code is 0x80070005, what number is that in base 10",
+            None,
+            Some("hex to decimal"),
+        ),
+    ] {
+        let doc = t.args(["resolve", request]).run().json();
+        let first = &doc["candidates"][0]["intent"]["pattern"];
+        if let Some(not) = not {
+            assert_ne!(first, not, "{request}: {doc}");
+            assert_eq!(
+                doc["candidates"][0]["tool"], "url-defanger",
+                "{request}: {doc}"
+            );
+        }
+        if let Some(want) = want {
+            assert_eq!(first, want, "{request}: {doc}");
+        }
+    }
+}
+
 #[test]
 fn resolve_returns_nothing_confident_for_requests_no_tool_serves() {
     let mut t = exported();

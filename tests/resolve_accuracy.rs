@@ -282,7 +282,13 @@ fn resolution_accuracy_meets_the_targets() {
     // (split, file, kind) → tally.
     let mut by: BTreeMap<(String, String, String), Tally> = BTreeMap::new();
     let (mut train_misses, mut test_misses) = (Vec::new(), Vec::new());
+    // `CMPX_ONLY=words` resolves only the requests containing them (with `CMPX_RESOLVE_DEBUG`,
+    // to see one request scored by the index that did not learn from it).
+    let only = std::env::var("CMPX_ONLY").ok();
     for r in &requests {
+        if only.as_ref().is_some_and(|o| !r.text.contains(o.as_str())) {
+            continue;
+        }
         let misses = if r.split == "test" {
             &mut test_misses
         } else {
@@ -298,6 +304,12 @@ fn resolution_accuracy_meets_the_targets() {
                 .or_default()
                 .add(&t);
         }
+    }
+    if only.is_some() {
+        for m in train_misses.iter().chain(&test_misses) {
+            println!("  miss: {m}");
+        }
+        return;
     }
     // (split, file or "all") → tool requests; split → negatives; (split, kind) over all files.
     let mut totals: BTreeMap<(&str, String), Tally> = BTreeMap::new();

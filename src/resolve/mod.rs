@@ -172,6 +172,15 @@ pub fn resolve(index: &Index, request: &str, opts: &Options) -> Resolution {
             .map(|(_, f)| *f)
             .fold(0.0, f64::max);
         eprintln!("fit\t{mine:.4}\t{other:.4}\t{same_first}");
+        let cands: Vec<String> = scored
+            .iter()
+            .take(15)
+            .map(|s| {
+                let e = &index.entries[s.entry];
+                format!("{}#{}={:.4}", index.tool_of(e).name, e.intent, s.score)
+            })
+            .collect();
+        eprintln!("cands\t{}", cands.join(" "));
     }
     if std::env::var_os("CMPX_RESOLVE_FEATURES").is_some() {
         let f = &features;

@@ -24,6 +24,9 @@ const OPPOSED: f64 = 3.0;
 /// than a direction's agreement, as the request used the mode's own name for it (flat from
 /// 1.5 to 5 on the train split; 1.0 and below let incidental words win).
 const WHOLE: f64 = 1.5;
+/// Telling weight against a mode named by the form a pasted sample is already in (see
+/// `sample_forms`): as much as a request's target naming the mode's source.
+const SAMPLE_FORM: f64 = 1.0;
 
 /// Each mode entry of the first candidate's tool, with the weight of the request's terms that
 /// only some of the tool's modes use: a word every mode uses ("url" for url-encoder) tells
@@ -84,6 +87,7 @@ fn telling(index: &Index, scored: &[Scored], q: &Query) -> Vec<Telling> {
     let marks = Marks::of(q);
     let idf = |t: &TermId| (total as f64 / df[t] as f64).ln();
     let opposed = opposed(&typed);
+    let forms = sample_forms(index, tool, q);
     modes
         .iter()
         .zip(&vocab)
@@ -91,7 +95,8 @@ fn telling(index: &Index, scored: &[Scored], q: &Query) -> Vec<Telling> {
             let entry = &index.entries[scored[at].entry];
             let way = direction(index, entry, &marks)
                 - OPPOSED * contradicts(index, entry, &opposed)
-                + WHOLE * names_whole(index, entry, &typed, &df, total) as u8 as f64;
+                + WHOLE * names_whole(index, entry, &typed, &df, total) as u8 as f64
+                - SAMPLE_FORM * makes_form(index, entry, &forms, &typed) as u8 as f64;
             Telling {
                 at,
                 weight: v.iter().map(idf).sum::<f64>() + way,
@@ -104,6 +109,52 @@ fn telling(index: &Index, scored: &[Scored], q: &Query) -> Vec<Telling> {
             }
         })
         .collect()
+}
+
+/// The forms of the request's pasted samples (their concepts) that some of the tool's modes
+/// name and others do not: a mode named by the form the sample is already in makes that form
+/// ("defang url" for a pasted `hxxp://evil[.]com`), the others read it.
+fn sample_forms(index: &Index, tool: u32, q: &Query) -> HashSet<TermId> {
+    let mut forms = HashSet::new();
+    if q.concepts.is_empty() {
+        return forms;
+    }
+    let modes: Vec<HashSet<TermId>> = index
+        .entries_of(tool)
+        .map(|e| &index.entries[e])
+        .filter(|e| e.intent != 0)
+        .map(|e| e.declared_terms().collect())
+        .collect();
+    for c in &q.concepts {
+        let Some(&id) = index.term_ids().get(c.as_str()) else {
+            continue;
+        };
+        let naming = modes.iter().filter(|m| m.contains(&id)).count();
+        if naming > 0 && naming < modes.len() {
+            forms.insert(id);
+        }
+    }
+    forms
+}
+
+/// Whether a mode's name (its first pattern) starts with one of `forms`, as what it does
+/// ("defang url", "gzip compress"), not with what it reads ("decompress gzip") nor where it
+/// starts ("hex to decimal", which `direction` already credits for a pasted hex number). A
+/// mode whose name also states an action the request asks for ("compress H4sI…") is what
+/// was asked, whatever the sample already is.
+fn makes_form(index: &Index, e: &Entry, forms: &HashSet<TermId>, request: &HashSet<&str>) -> bool {
+    let word = |t: &TermId| index.terms[*t as usize].as_str();
+    e.declared().first().is_some_and(|p| match p {
+        Pattern::Terms(t) => {
+            t.first().is_some_and(|x| forms.contains(x))
+                && !t.iter().any(|x| {
+                    word(x) == "to"
+                        || (request.contains(word(x))
+                            && super::text::opposite(word(x), true).is_some())
+                })
+        }
+        Pattern::Regex(_) => false,
+    })
 }
 
 /// Whether the request states one of the mode's declared patterns whole, with a word that
