@@ -134,6 +134,51 @@ fn cron(s: &str) -> bool {
             .all(|(f, &m)| f.parse::<u32>().map_or(true, |n| n <= m))
 }
 
+/// Four or more capital Roman digits in their canonical order ("MCMLXXXIV", not "MDCM" or
+/// "XIIII"); shorter ones ("CLI", "MD", "CV") are far more often abbreviations.
+fn roman(s: &str) -> bool {
+    const DIGITS: [(u32, &str); 13] = [
+        (1000, "M"),
+        (900, "CM"),
+        (500, "D"),
+        (400, "CD"),
+        (100, "C"),
+        (90, "XC"),
+        (50, "L"),
+        (40, "XL"),
+        (10, "X"),
+        (9, "IX"),
+        (5, "V"),
+        (4, "IV"),
+        (1, "I"),
+    ];
+    let mut value = 0;
+    let mut rest = s;
+    for (n, d) in DIGITS {
+        while let Some(r) = rest.strip_prefix(d) {
+            value += n;
+            rest = r;
+        }
+    }
+    if !rest.is_empty() || value == 0 || value > 4999 {
+        return false;
+    }
+    let mut canonical = String::new();
+    for (n, d) in DIGITS {
+        while value >= n {
+            canonical.push_str(d);
+            value -= n;
+        }
+    }
+    canonical == s
+}
+
+/// The first four bytes of an ObjectId are its creation time in Unix seconds.
+fn object_id(s: &str) -> bool {
+    u32::from_str_radix(&s[..8], 16).is_ok_and(|t| (0x4a00_0000..0x7fff_ffff).contains(&t))
+        && mixed(s)
+}
+
 /// Latitude first, then longitude, each within range.
 fn coordinates(s: &str) -> bool {
     let mut parts = s.split(',').map(|p| p.trim().parse::<f64>());
@@ -280,7 +325,12 @@ fn detectors() -> &'static [Detector] {
             Detector::new(r"\b0[xX][0-9a-fA-F]+\b", &["number", "base", "hex"]).needs(&["0x"]),
             Detector::new(r"\b0[bB][01]+\b", &["number", "base", "binary"]).needs(&["0b"]),
             Detector::new(r"\b0[oO][0-7]+\b", &["number", "base", "octal"]).needs(&["0o"]),
-            Detector::new(r"\b1[0-9]{9}(?:[0-9]{3})?\b|\b[0-9]{13}\b", &["timestamp"]).needs_that(any_digit),
+            Detector::new(r"\b1[0-9]{9}\b", &["timestamp"]).needs_that(any_digit),
+            // Thirteen digits: what `Date.now()` and Java's `currentTimeMillis` print.
+            Detector::new(r"\b[0-9]{13}\b", &["timestamp", "milliseconds"]).needs_that(any_digit),
+            // A MongoDB ObjectId: 24 hex digits whose first eight are a plausible creation time
+            // (2009-2037), which is what people ask of one.
+            Detector::new(r"\b[0-9a-fA-F]{24}\b", &["objectid"]).accept(object_id).needs_that(any_digit),
             Detector::new(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?\b", &["timestamp", "date"]).needs(&["-"]),
             Detector::new(r"&(?:[a-zA-Z]{2,8}|#\d{2,6}|#x[0-9a-fA-F]{2,6});", &["html", "entity"]).needs(&["&"]),
             Detector::new(r"(?i)\bU\+[0-9A-F]{4,6}\b", &["unicode", "codepoint"]).needs(&["u+"]),
@@ -292,7 +342,8 @@ fn detectors() -> &'static [Detector] {
             Detector::new(r"(?i)\bhsla?\s*\(\s*[\d.]+%?\s*[, ]\s*[\d.]+%?[^)\n]*\)", &["color", "hsl"]).needs(&["hsl"]),
             Detector::new(r"(?i)\b(?:hsv|hwb|cmyk|lab)\s*\(\s*[\d.]+%?\s*[, ]\s*[\d.]+%?[^)\n]*\)", &["color"]).needs(&["("]),
             Detector::new(r"https?://[^\s'\x22]+", &["url"]).needs(&["http"]),
-            Detector::new(r"%[0-9A-Fa-f]{2}", &["url", "encode"]).needs(&["%"]),
+            // The whole percent-encoded token: "hello%20world" leaves no words behind.
+            Detector::new(r"[^\s'\x22`]*%[0-9A-Fa-f]{2}[^\s'\x22`]*", &["url", "encode"]).needs(&["%"]),
             Detector::new(r"(?is)\bselect\b.+\bfrom\b|\binsert\s+into\b|\bupdate\b.+\bset\b|\b(?:create|drop|alter)\s+table\b|\bdelete\s+from\b", &["sql"]).needs(&["select", "insert", "update", "create", "drop", "alter", "delete"]),
             Detector::new(r"(?s)<\?xml.*|<([A-Za-z][\w:.-]*)[^<>]*>.*</([A-Za-z][\w:.-]*)>", &["xml"]).needs(&["<"]),
             // A whole-text document, or an object (or array of objects) pasted among words: from its
@@ -315,6 +366,7 @@ fn detectors() -> &'static [Detector] {
             Detector::new(concat!(r"^\D*\b(?:", error_codes!(), r")\b(?:\D+\b(?:", error_codes!(), r")\b)*\D*$"), &["http", "status"]).needs_that(any_digit).keeps_words(),
             Detector::new(r"(?:^|\s)\+\d[\d \-().]{6,18}\d\b", &["phone"]).needs(&["+"]),
             Detector::new(r"\b(?:sin|cos|tan|sqrt|log|ln|exp)\s*\([^)\n]*\)(?:\s*[-+*/^%]\s*[\d.]+)*|\b\d+(?:\.\d+)?\s*[+*/^%]\s*\(?\d|\b\d+\s+-\s+\(?\d", &["math", "calculate"]).needs_that(digit_or_paren),
+            Detector::new(r"\b[MDCLXVI]{4,}\b", &["roman", "numeral"]).accept(roman),
             Detector::new(r"(?m)^#{1,6} \S.*$|\*\*[^*\n]+\*\*|\[[^\]\n]+\]\([^)\s]+\)|(?m)^```", &["markdown"]).needs(&["#", "**", "[", "```"]),
             Detector::new(r"(?m)^[^,\n]+(?:,[^,\n]*)+\n(?:[^,\n]*(?:,[^,\n]*)+\n?){1,}", &["csv"]).needs(&[","]),
             Detector::new(r"(?m)^[A-Za-z_][\w-]*:(?:[ \t]+\S.*)?\n(?:(?:[ \t]+- |[ \t]*[A-Za-z_][\w-]*:|[ \t]+)\S.*\n?)+", &["yaml"]).needs(&[":"]),
@@ -336,6 +388,23 @@ fn quoted() -> &'static Regex {
             r#"(?s)(?:^|[\s(\[{:=,])(?:"[^"\n]+"|'[^'\n]+'|`[^`]+`|“[^”]+”)(?:$|[\s)\]}.,;:!?])"#,
         )
         .expect("valid quote pattern")
+    })
+}
+
+/// A file name or path ending in an extension people name files by, with what comes before it.
+fn file_name() -> &'static Regex {
+    static F: OnceLock<Regex> = OnceLock::new();
+    F.get_or_init(|| {
+        Regex::new(concat!(
+            r"(?i)(?P<lead>^|[\s(\[,:=])(?:[\w.~-]*/)*[\w~-][\w.-]*\.(?P<ext>",
+            "ya?ml|json[5l]?|ndjson|toml|xml|csv|tsv|txt|md|markdown|html?|s?css|[cm]?js|jsx|ts|tsx|",
+            "py|rs|go|java|kt|rb|php|c|h|cpp|hpp|cs|swift|sh|bash|zsh|ps1|sql|db|sqlite3?|log|",
+            "conf|cfg|ini|env|lock|proto|pem|der|crt|cer|csr|key|pub|p12|pfx|jks|png|jpe?g|gif|",
+            "svg|webp|ico|pdf|zip|gz|tgz|tar|bz2|xz|zst|lz4|7z|bin|plist|msgpack|cbor|wasm|",
+            "mp[34]|tf|tfvars|gradle|properties|xlsx?|docx?",
+            r")\b(?P<tail>$|[\s)\],.;:!?'\x22])"
+        ))
+        .expect("valid file name pattern")
     })
 }
 
@@ -402,6 +471,13 @@ fn scrub_gated(request: &str, gated: bool) -> Scrubbed {
         text = rest;
         lower = text.to_ascii_lowercase();
     }
+    if text.contains('.') {
+        // "docker-compose.override.yml", "src/settings.json": a file's name says nothing about
+        // the tool, its extension says what it holds.
+        text = file_name()
+            .replace_all(&text, "${lead} ${ext} ${tail}")
+            .into_owned();
+    }
     for m in quoted().find_iter(&text) {
         let inner = m
             .as_str()
@@ -463,6 +539,71 @@ mod tests {
         for text in &texts {
             assert_eq!(scrub_gated(text, true), scrub_gated(text, false), "{text}");
         }
+    }
+
+    #[test]
+    fn roman_numerals_object_ids_and_millisecond_times_are_samples() {
+        assert_eq!(
+            scrub("MCMLXXXIV as a number").concepts,
+            vec!["roman", "numeral"]
+        );
+        assert_eq!(scrub("MMXXIV").concepts, vec!["roman", "numeral"]);
+        // Not canonical, or short enough to be an abbreviation.
+        for text in ["XIIII in decimal", "MDCM", "the CLI prints MD", "VIVID"] {
+            assert!(scrub(text).concepts.is_empty(), "{text}");
+        }
+        assert_eq!(
+            scrub("what date is 1718035200123?").concepts,
+            vec!["timestamp", "milliseconds"]
+        );
+        assert_eq!(scrub("what date is 1718035200").concepts, vec!["timestamp"]);
+        assert_eq!(
+            scrub("_id 64b7f3a2c9e77a1d2f0a1b2c created when").concepts,
+            vec!["objectid"]
+        );
+        // 24 hex digits that start far from any plausible creation time are just hex.
+        assert_eq!(scrub("ffb7f3a2c9e77a1d2f0a1b2c").concepts, vec!["hex"]);
+    }
+
+    #[test]
+    fn percent_encoding_takes_its_whole_token() {
+        let s = scrub("url decode hello%20world%3F now");
+        assert_eq!(s.concepts, vec!["url", "encode"]);
+        assert_eq!(s.data, vec!["hello%20world%3F"]);
+        assert_eq!(
+            s.text.split_whitespace().collect::<Vec<_>>(),
+            ["url", "decode", "now"]
+        );
+    }
+
+    #[test]
+    fn a_file_name_leaves_only_its_extension() {
+        let words = |t: &str| {
+            scrub(t)
+                .text
+                .split_whitespace()
+                .map(String::from)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            words("where is docker-compose.override.yml?"),
+            ["where", "is", "yml", "?"]
+        );
+        assert_eq!(
+            words("convert src/config/settings.json, then"),
+            ["convert", "json", ",", "then"]
+        );
+        assert_eq!(words("(inventory.txt)"), ["(", "txt", ")"]);
+        // Domains, versions and quoted names are left alone.
+        assert_eq!(
+            words("punycode of münchen.de"),
+            ["punycode", "of", "münchen.de"]
+        );
+        assert_eq!(
+            words("bump to 1.2.3 on example.com"),
+            ["bump", "to", "1.2.3", "on", "example.com"]
+        );
+        assert_eq!(scrub("hash 'notes.txt'").data, vec!["notes.txt"]);
     }
 
     #[test]

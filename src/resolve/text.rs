@@ -4,7 +4,8 @@ use rust_stemmers::{Algorithm, Stemmer};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-/// Words that carry no information about which tool is wanted.
+/// Words that carry no information about which tool is wanted, and the placeholder data people
+/// type unquoted ("base64 encode hello world", "foo bar"), which names no tool either.
 const STOP_WORDS: &[&str] = &[
     "a",
     "about",
@@ -17,6 +18,8 @@ const STOP_WORDS: &[&str] = &[
     "any",
     "are",
     "at",
+    "bar",
+    "baz",
     "be",
     "been",
     "but",
@@ -28,6 +31,7 @@ const STOP_WORDS: &[&str] = &[
     "does",
     "doing",
     "each",
+    "foo",
     "for",
     "get",
     "give",
@@ -35,6 +39,7 @@ const STOP_WORDS: &[&str] = &[
     "got",
     "has",
     "have",
+    "hello",
     "help",
     "here",
     "how",
@@ -68,6 +73,7 @@ const STOP_WORDS: &[&str] = &[
     "plz",
     "quick",
     "quickly",
+    "qux",
     "really",
     "should",
     "show",
@@ -108,6 +114,7 @@ const STOP_WORDS: &[&str] = &[
     "which",
     "will",
     "with",
+    "world",
     "would",
     "you",
     "your",
