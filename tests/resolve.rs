@@ -142,35 +142,83 @@ fn the_lone_mode_wins_over_a_label_that_names_both_actions() {
 #[test]
 fn a_sample_is_not_made_again_into_its_own_form() {
     let mut t = exported();
-    for (request, not, want) in [
+    // (request, wanted tool, an intent it must not lead with, the intent it must lead with)
+    for (request, tool, not, want) in [
         (
             "make hxxps://bad[.]example[.]org clickable again",
+            "url-defanger",
             Some("defang url"),
             None,
         ),
         (
             "compress H4sIAAAAAAACA6tWKi5JLCktVrJSys9W0lFKzi/NK1GyMjGqBQAqjjy0GgAAAA==",
+            "gzip-compressor",
             None,
             Some("gzip compress"),
         ),
         (
             "the error code is 0x80070005, what number is that in base 10",
+            "number-base-converter",
             None,
             Some("hex to decimal"),
         ),
+        // The general intent generates the header; pasted, the header is read.
+        (
+            "what creds are in this header? Authorization: Basic ZGVwbG95OnMzY3JldA==",
+            "basic-auth-generator",
+            None,
+            Some("decode basic auth"),
+        ),
+        (
+            "which username and password are in 'Authorization: Basic dXNlcjpwYXNz'?",
+            "basic-auth-generator",
+            None,
+            Some("decode basic auth"),
+        ),
+        (
+            "make a basic auth header for admin / secret",
+            "basic-auth-generator",
+            Some("decode basic auth"),
+            None,
+        ),
     ] {
         let doc = t.args(["resolve", request]).run().json();
-        let first = &doc["candidates"][0]["intent"]["pattern"];
+        let first = &doc["candidates"][0];
+        assert_eq!(first["tool"], tool, "{request}: {doc}");
+        let intent = &first["intent"]["pattern"];
         if let Some(not) = not {
-            assert_ne!(first, not, "{request}: {doc}");
-            assert_eq!(
-                doc["candidates"][0]["tool"], "url-defanger",
-                "{request}: {doc}"
-            );
+            assert_ne!(intent, not, "{request}: {doc}");
         }
         if let Some(want) = want {
-            assert_eq!(first, want, "{request}: {doc}");
+            assert_eq!(intent, want, "{request}: {doc}");
         }
+    }
+}
+
+/// "encoding" the noun (a charset) is not "encode" the action: a mode that reads bytes in an
+/// encoding is not named by a request to encode.
+#[test]
+fn encoding_a_charset_is_not_decoding_one() {
+    let mut t = exported();
+    for (request, want) in [
+        (
+            "encode 'Größe' as ISO-8859-1 bytes, hex please",
+            "encode to charset",
+        ),
+        (
+            "decode these latin-1 bytes to text: 47 72 F6 DF 65",
+            "decode charset",
+        ),
+    ] {
+        let doc = t.args(["resolve", request]).run().json();
+        assert_eq!(
+            doc["candidates"][0]["tool"], "charset-converter",
+            "{request}: {doc}"
+        );
+        assert_eq!(
+            doc["candidates"][0]["intent"]["pattern"], want,
+            "{request}: {doc}"
+        );
     }
 }
 

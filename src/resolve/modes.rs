@@ -24,6 +24,11 @@ const OPPOSED: f64 = 3.0;
 /// than a direction's agreement, as the request used the mode's own name for it (flat from
 /// 1.5 to 5 on the train split; 1.0 and below let incidental words win).
 const WHOLE: f64 = 1.5;
+/// Telling weight against a general intent that would generate again what the request pastes
+/// (`remakes_sample`): more than the two words of its own a request about the sample often
+/// shares with it ("which username and password are in 'Authorization: Basic …'", where the
+/// generator declares "username password header").
+const REMAKES: f64 = 2.0;
 /// Telling weight against a mode named by the form a pasted sample is already in (see
 /// `sample_forms`): as much as a request's target naming the mode's source.
 const SAMPLE_FORM: f64 = 1.0;
@@ -155,6 +160,23 @@ fn makes_form(index: &Index, e: &Entry, forms: &HashSet<TermId>, request: &HashS
         }
         Pattern::Regex(_) => false,
     })
+}
+
+/// Whether a general intent that generates (its name "basic auth header generator") would make
+/// again what the request pastes (an `Authorization: Basic …` header) for a request that asks
+/// for nothing new: its lone mode ("decode basic auth") is then the one that reads it.
+fn remakes_sample(index: &Index, general: &Entry, q: &Query, request: &HashSet<&str>) -> bool {
+    let generate = super::text::term("generate");
+    let name = match general.declared().first() {
+        Some(Pattern::Terms(t)) => t,
+        _ => return false,
+    };
+    let word = |t: &TermId| index.terms[*t as usize].as_str();
+    !request.contains(generate.as_str())
+        && name
+            .first()
+            .is_some_and(|t| q.concepts.iter().any(|c| c == word(t)))
+        && name.iter().any(|t| word(t) == generate)
 }
 
 /// Whether the request states one of the mode's declared patterns whole, with a word that
@@ -418,7 +440,8 @@ fn lone_mode(index: &Index, scored: &mut [Scored], q: &Query) -> Option<Choice> 
             + direction(index, entry, &marks)
             - OPPOSED * contradicts(index, entry, &opposed)
     };
-    let lead = weigh(mode, &of_mode, &of_general) - weigh(general, &of_general, &of_mode);
+    let remakes = REMAKES * remakes_sample(index, &index.entries[general], q, &typed) as u8 as f64;
+    let lead = weigh(mode, &of_mode, &of_general) - weigh(general, &of_general, &of_mode) + remakes;
     if lead < TELLING_LEAD || scored[at].own < MODE_MIN / 2.0 {
         return Some(Choice::General {
             telling: lead.max(0.0),
