@@ -268,6 +268,11 @@ fn base32(s: &str) -> bool {
     s.len().is_multiple_of(8)
 }
 
+/// Unpadded Base32 of whole five-byte groups, with letters and digits.
+fn base32_unpadded(s: &str) -> bool {
+    s.len().is_multiple_of(8) && mixed(s)
+}
+
 /// An IPv6 address has at least two groups of hex digits, one of them with a digit.
 fn ipv6(s: &str) -> bool {
     let groups: Vec<&str> = s.split(':').filter(|g| !g.is_empty()).collect();
@@ -315,12 +320,14 @@ fn detectors() -> &'static [Detector] {
             Detector::new(r"\b[0-7][0-9A-HJKMNP-TV-Z]{25}\b", &["ulid"]).accept(mixed).needs_that(any_digit),
             Detector::new(r"\b(?:Qm[1-9A-HJ-NP-Za-km-z]{44}|[13][1-9A-HJ-NP-Za-km-z]{25,34})\b", &["base58"]).accept(base58).needs(&["qm", "1", "3"]),
             Detector::new(r"\b[A-Z2-7]{8,}={1,6}", &["base32"]).accept(base32).needs(&["="]),
+            // Unpadded, as TOTP secrets are shown: whole blocks of eight, digits 2-7 among them.
+            Detector::new(r"\b[A-Z2-7]{16,}\b", &["base32"]).accept(base32_unpadded).needs_that(any_digit),
             Detector::new(r"(?i)safelinks\.protection\.outlook\.com|urldefense(?:\.proofpoint)?\.com", &["safelink"]).needs(&["safelinks.protection.outlook.com", "urldefense"]),
             Detector::new(r"\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*)?", &["jwt"]).needs(&["eyj"]),
             Detector::new(r"(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", &["uuid"]).needs(&["-"]),
             Detector::new(r"(?m)(?:^|\s)(?:@(?:yearly|annually|monthly|weekly|daily|midnight|hourly)|(?:[0-9*?LW#/,-]+|[A-Z]{3}(?:-[A-Z]{3})?)(?:\s+(?:[0-9*?LW#/,-]+|[A-Za-z]{3}(?:[-,][A-Za-z]{3})*)){4,5})(?:\s|$)", &["cron"]).accept(cron),
             // "42 in binary": the number is data, "in binary" what is wanted (a mode's target).
-            Detector::new(r"(?i)(?:^|[\s:(])\d+\s+(?:in|to|into|as)\s+(?:binary|hex|hexadecimal|octal)\b", &["decimal", "number", "base"]).needs_that(any_digit).keeps_words(),
+            Detector::new(r"(?i)(?:^|[\s:(])\d+\s+(?:(?:written|expressed|represented|converted|shown)\s+)?(?:in|to|into|as)\s+(?:binary|hex|hexadecimal|octal)\b", &["decimal", "number", "base"]).needs_that(any_digit).keeps_words(),
             // A prefixed number says which base it is in: the source of a base conversion.
             Detector::new(r"\b0[xX][0-9a-fA-F]+\b", &["number", "base", "hex"]).needs(&["0x"]),
             Detector::new(r"\b0[bB][01]+\b", &["number", "base", "binary"]).needs(&["0b"]),
@@ -345,6 +352,9 @@ fn detectors() -> &'static [Detector] {
             // The whole percent-encoded token: "hello%20world" leaves no words behind.
             Detector::new(r"[^\s'\x22`]*%[0-9A-Fa-f]{2}[^\s'\x22`]*", &["url", "encode"]).needs(&["%"]),
             Detector::new(r"(?is)\bselect\b.+\bfrom\b|\binsert\s+into\b|\bupdate\b.+\bset\b|\b(?:create|drop|alter)\s+table\b|\bdelete\s+from\b", &["sql"]).needs(&["select", "insert", "update", "create", "drop", "alter", "delete"]),
+            // Tags only HTML has make it HTML, not any XML (one-letter ones like `<a>` and `<b>`
+            // are as common in XML examples).
+            Detector::new(r"(?is)<(?:html|head|body|div|span|h[1-6]|script|style|ul|ol|table|img|br|em|strong|form|input|button|section|article|nav|footer|iframe|pre|code|label|select|textarea)\b[^<>]*>.*</[A-Za-z]\w*>", &["html"]).needs(&["<"]),
             Detector::new(r"(?s)<\?xml.*|<([A-Za-z][\w:.-]*)[^<>]*>.*</([A-Za-z][\w:.-]*)>", &["xml"]).needs(&["<"]),
             // A whole-text document, or an object (or array of objects) pasted among words: from its
             // first key to the last closing bracket, so its numbers and keys are not read as words.
@@ -464,6 +474,12 @@ fn scrub_gated(request: &str, gated: bool) -> Scrubbed {
                     rest.push_str(w);
                     rest.push(' ');
                 }
+                // An operator written as symbols names the operation as its words would.
+                for (symbol, words) in [("<<", "shift left "), (">>", "shift right ")] {
+                    if text[s..e].contains(symbol) {
+                        rest.push_str(words);
+                    }
+                }
             }
             at = e;
         }
@@ -563,6 +579,39 @@ mod tests {
         );
         // 24 hex digits that start far from any plausible creation time are just hex.
         assert_eq!(scrub("ffb7f3a2c9e77a1d2f0a1b2c").concepts, vec!["hex"]);
+    }
+
+    #[test]
+    fn html_unpadded_base32_and_shifts_are_told_apart() {
+        assert_eq!(
+            scrub("escape <script>alert(1)</script> now").concepts,
+            vec!["html"]
+        );
+        assert_eq!(
+            scrub("pretty print <a><b x=\"1\">t</b></a>").concepts,
+            vec!["xml"]
+        );
+        assert_eq!(
+            scrub("what <meta> tags do I need").concepts,
+            Vec::<&str>::new()
+        );
+        assert_eq!(
+            scrub("secret JBSWY3DPEHPK3PXP in hex").concepts,
+            vec!["base32"]
+        );
+        // Not whole blocks of eight, or no digit.
+        assert!(scrub("JBSWY3DPEHPK3PX").concepts.is_empty());
+        assert!(scrub("ABCDEFGHABCDEFGH").concepts.is_empty());
+        let s = scrub("what is 1 << 40");
+        assert_eq!(s.concepts, vec!["bitwise"]);
+        assert_eq!(
+            s.text.split_whitespace().collect::<Vec<_>>(),
+            ["what", "is", "shift", "left"]
+        );
+        assert_eq!(
+            scrub("what's 255 written in binary").concepts,
+            vec!["decimal", "number", "base"]
+        );
     }
 
     #[test]

@@ -366,6 +366,8 @@ const PHRASES: &[(&str, &str)] = &[
     ("std dev", " standard deviation "),
     ("number of", " count "),
     ("back to front", " reverse "),
+    ("get rid of", " remove "),
+    ("got rid of", " remove "),
     ("upside down", " reverse "),
     ("human readable", " pretty "),
     ("human-readable", " pretty "),
@@ -581,6 +583,8 @@ mod tests {
         assert_eq!(terms("beautify the JSON"), terms("prettify json"));
         assert_eq!(terms("beautifying json"), terms("prettify json"));
         assert_eq!(terms("how many words"), terms("count words"));
+        assert_eq!(terms("get rid of the numbers"), terms("remove the numbers"));
+        assert_eq!(terms("base64 encode hello world"), terms("base64 encode"));
         assert_eq!(
             terms("when was this ulid created"),
             terms("when was this ulid timestamp")
