@@ -491,7 +491,7 @@ fn scrub_gated(request: &str, gated: bool) -> Scrubbed {
         // "docker-compose.override.yml", "src/settings.json": a file's name says nothing about
         // the tool, its extension says what it holds.
         text = file_name()
-            .replace_all(&text, "${lead} ${ext} ${tail}")
+            .replace_all(&text, "${lead} file ${ext} ${tail}")
             .into_owned();
     }
     for m in quoted().find_iter(&text) {
