@@ -489,7 +489,7 @@ fn scrub_gated(request: &str, gated: bool) -> Scrubbed {
     }
     if text.contains('.') {
         // "docker-compose.override.yml", "src/settings.json": a file's name says nothing about
-        // the tool, its extension says what it holds.
+        // the tool; that there is a file, and what its extension says it holds, do.
         text = file_name()
             .replace_all(&text, "${lead} file ${ext} ${tail}")
             .into_owned();
@@ -626,7 +626,7 @@ mod tests {
     }
 
     #[test]
-    fn a_file_name_leaves_only_its_extension() {
+    fn a_file_name_leaves_the_word_file_and_its_extension() {
         let words = |t: &str| {
             scrub(t)
                 .text
@@ -636,13 +636,13 @@ mod tests {
         };
         assert_eq!(
             words("where is docker-compose.override.yml?"),
-            ["where", "is", "yml", "?"]
+            ["where", "is", "file", "yml", "?"]
         );
         assert_eq!(
             words("convert src/config/settings.json, then"),
-            ["convert", "json", ",", "then"]
+            ["convert", "file", "json", ",", "then"]
         );
-        assert_eq!(words("(inventory.txt)"), ["(", "txt", ")"]);
+        assert_eq!(words("(inventory.txt)"), ["(", "file", "txt", ")"]);
         // Domains, versions and quoted names are left alone.
         assert_eq!(
             words("punycode of münchen.de"),
