@@ -341,6 +341,8 @@ fn detectors() -> &'static [Detector] {
             Detector::new(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?\b", &["timestamp", "date"]).needs(&["-"]),
             Detector::new(r"&(?:[a-zA-Z]{2,8}|#\d{2,6}|#x[0-9a-fA-F]{2,6});", &["html", "entity"]).needs(&["&"]),
             Detector::new(r"(?i)\bU\+[0-9A-F]{4,6}\b", &["unicode", "codepoint"]).needs(&["u+"]),
+            // A shortcode as chat apps and GitHub write emoji, ":tada:".
+            Detector::new(r"(?:^|\s):[a-z0-9_+-]*[a-z][a-z0-9_+-]*:(?:\s|$|[?.,!])", &["emoji"]).needs(&[":"]),
             // A CSS colour: `rgb(…)`/`hsl(…)` and friends, or `#rrggbb` (`#rgb` with a letter,
             // so an issue number "#123" is not one).
             // The notation is the source of a colour conversion ("#ff6600 to rgb").

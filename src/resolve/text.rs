@@ -367,6 +367,8 @@ const PHRASES: &[(&str, &str)] = &[
     ("number of", " count "),
     ("back to front", " reverse "),
     ("get rid of", " remove "),
+    ("how far apart", " distance "),
+    ("how close", " similar "),
     ("got rid of", " remove "),
     ("upside down", " reverse "),
     ("human readable", " pretty "),
@@ -584,6 +586,7 @@ mod tests {
         assert_eq!(terms("beautifying json"), terms("prettify json"));
         assert_eq!(terms("how many words"), terms("count words"));
         assert_eq!(terms("get rid of the numbers"), terms("remove the numbers"));
+        assert_eq!(terms("how far apart are they"), terms("distance are they"));
         assert_eq!(terms("base64 encode hello world"), terms("base64 encode"));
         assert_eq!(
             terms("when was this ulid created"),
