@@ -8,6 +8,7 @@ pub mod learned;
 mod modes;
 pub mod samples;
 mod score;
+mod shifted;
 pub mod stamp;
 pub mod text;
 pub mod timing;
@@ -98,7 +99,10 @@ pub fn resolve(index: &Index, request: &str, opts: &Options) -> Resolution {
     let q = query(request);
     timing::span("query", &mut clock);
     if std::env::var_os("CMPX_RESOLVE_DEBUG").is_some() {
-        eprintln!("resolve: terms {:?}, concepts {:?}", q.terms, q.concepts);
+        eprintln!(
+            "resolve: terms {:?}, concepts {:?}, marks {:?}",
+            q.terms, q.concepts, q.marks
+        );
     }
     let (mut scored, unknown, typed) = score::score_all(index, &q);
     // Modes are told apart by the words as meant: "decdoe base58" asks to decode.

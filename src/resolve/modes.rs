@@ -143,8 +143,9 @@ fn sample_forms(index: &Index, tool: u32, q: &Query) -> HashSet<TermId> {
 }
 
 /// Whether a mode's name (its first pattern) starts with one of `forms`, as what it does
-/// ("defang url", "gzip compress"), not with what it reads ("decompress gzip") nor where it
-/// starts ("hex to decimal", which `direction` already credits for a pasted hex number). A
+/// ("defang url", "gzip compress": an action with an opposite), not with what it reads
+/// ("decompress gzip", "objectid timestamp") nor where it starts ("hex to decimal", which
+/// `direction` already credits for a pasted hex number). A
 /// mode whose name also states an action the request asks for ("compress H4sI…") is what
 /// was asked, whatever the sample already is.
 fn makes_form(index: &Index, e: &Entry, forms: &HashSet<TermId>, request: &HashSet<&str>) -> bool {
@@ -152,6 +153,8 @@ fn makes_form(index: &Index, e: &Entry, forms: &HashSet<TermId>, request: &HashS
     e.declared().first().is_some_and(|p| match p {
         Pattern::Terms(t) => {
             t.first().is_some_and(|x| forms.contains(x))
+                && t.iter()
+                    .any(|x| super::text::opposite(word(x), true).is_some())
                 && !t.iter().any(|x| {
                     word(x) == "to"
                         || (request.contains(word(x))

@@ -197,6 +197,12 @@ fn coordinates(s: &str) -> bool {
 }
 
 /// Hex digits spelling bytes: an even count, with both digits and letters.
+/// Ten digits of ones and zeros are bits more often than a time in 2002 ("1011011101 binary
+/// to decimal").
+fn not_bits(s: &str) -> bool {
+    !s.bytes().all(|b| b == b'0' || b == b'1')
+}
+
 /// `#123` is an issue or a number more often than a colour: short forms need a letter.
 fn css_color(s: &str) -> bool {
     !s.starts_with('#') || s.len() > 5 || s.bytes().any(|b| b.is_ascii_alphabetic())
@@ -340,7 +346,7 @@ fn detectors() -> &'static [Detector] {
             Detector::new(r"\b0[xX][0-9a-fA-F]+\b", &["number", "base", "hex"]).needs(&["0x"]),
             Detector::new(r"\b0[bB][01]+\b", &["number", "base", "binary"]).needs(&["0b"]),
             Detector::new(r"\b0[oO][0-7]+\b", &["number", "base", "octal"]).needs(&["0o"]),
-            Detector::new(r"\b1[0-9]{9}\b", &["timestamp"]).needs_that(any_digit),
+            Detector::new(r"\b1[0-9]{9}\b", &["timestamp"]).accept(not_bits).needs_that(any_digit),
             // Thirteen digits: what `Date.now()` and Java's `currentTimeMillis` print.
             Detector::new(r"\b[0-9]{13}\b", &["timestamp", "milliseconds"]).needs_that(any_digit),
             // A MongoDB ObjectId: 24 hex digits whose first eight are a plausible creation time
@@ -496,6 +502,17 @@ fn scrub_gated(request: &str, gated: bool) -> Scrubbed {
         rest.push_str(&text[at..]);
         text = rest;
         lower = text.to_ascii_lowercase();
+    }
+    if let Some((s, e, k)) = super::shifted::find(&text) {
+        // Shifted English is a message to decipher: ROT13 when shifted by thirteen.
+        let named: &[&'static str] = if k == 13 { &["rot13"] } else { &["caesar"] };
+        for c in named {
+            if !concepts.contains(c) {
+                concepts.push(*c);
+            }
+        }
+        data.push((s, text[s..e].to_string()));
+        text = format!("{} {}", &text[..s], &text[e..]);
     }
     if text.contains('.') {
         // "docker-compose.override.yml", "src/settings.json": a file's name says nothing about

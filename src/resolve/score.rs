@@ -90,6 +90,9 @@ struct Prepared {
     /// The request pastes a sample and asks for nothing new: (make words, read words) as
     /// term ids, for `one_sided_factor`.
     reads_sample: Option<(Vec<TermId>, Vec<TermId>)>,
+    /// With `reads_sample`: the pasted samples' concepts, which a generator named after one
+    /// of them would only make again ("uuid generator" for a pasted UUID).
+    sampled: Vec<TermId>,
     /// The request asks for something new: (read-only words, creation words) as term ids,
     /// for `one_sided_factor`.
     makes_new: Option<(Vec<TermId>, Vec<TermId>)>,
@@ -302,16 +305,34 @@ fn prepare(q: &Query, index: &Index, ids: &TermIds) -> Prepared {
             .filter_map(|w| ids.get(super::text::term(w).as_str()).copied())
             .collect()
     };
-    let asks_for = |words: &[TermId]| {
-        q.terms
-            .iter()
-            .any(|t| ids.get(t.as_str()).is_some_and(|id| words.contains(id)))
-    };
     let (makes, creates) = (ids_of(MAKES), ids_of(CREATES));
+    // "when was this generated", "the created_at of this id": a past participle tells of
+    // something already made, so only a word in another form asks for something new.
+    let past: HashSet<String> = raw_words
+        .iter()
+        .filter(|w| w.ends_with("ed") || *w == "made")
+        .map(|w| super::text::term(w))
+        .collect();
+    let present: HashSet<String> = raw_words
+        .iter()
+        .filter(|w| !(w.ends_with("ed") || *w == "made"))
+        .map(|w| super::text::term(w))
+        .collect();
+    let asks_for = |words: &[TermId]| {
+        q.terms.iter().any(|t| {
+            ids.get(t.as_str()).is_some_and(|id| words.contains(id))
+                && (present.contains(t) || !past.contains(t))
+        })
+    };
     let asks_new = asks_for(&makes);
     let makes_new = asks_for(&creates).then(|| (ids_of(ONLY_READS), creates));
     let given = !q.concepts.is_empty() || q.marks.asks_about_given;
     let reads_sample = (given && !asks_new).then(|| (makes, ids_of(READS)));
+    let sampled = q
+        .concepts
+        .iter()
+        .filter_map(|c| ids.get(c.as_str()).copied())
+        .collect();
     Prepared {
         terms,
         order,
@@ -320,6 +341,7 @@ fn prepare(q: &Query, index: &Index, ids: &TermIds) -> Prepared {
         to: ids.get("to").copied(),
         opposed,
         reads_sample,
+        sampled,
         makes_new,
         typed,
     }
@@ -422,6 +444,22 @@ fn one_sided_factor(e: &Entry, weak: &[TermId], sides: &Option<(Vec<TermId>, Vec
     };
     let says = |id: &TermId| says(e, weak, *id);
     if these.iter().any(says) && !not_those.iter().any(says) {
+        WEIGHTS.maker
+    } else {
+        1.0
+    }
+}
+
+/// A further `WEIGHTS.maker` for a generator whose first declared pattern starts with the
+/// concept of a pasted sample, when the request asks for nothing new: it would make another
+/// one of what is already there ("is this a v4 or v7 uuid: 0190…" is not for the generator).
+fn remake_factor(e: &Entry, weak: &[TermId], q: &Prepared) -> f64 {
+    let first = e.declared().iter().find_map(|p| match p {
+        Pattern::Terms(t) => t.first(),
+        Pattern::Regex(_) => None,
+    });
+    let remade = first.is_some_and(|f| q.sampled.contains(f));
+    if remade && one_sided_factor(e, weak, &q.reads_sample) < 1.0 {
         WEIGHTS.maker
     } else {
         1.0
@@ -705,6 +743,7 @@ pub fn score_all(index: &Index, query: &Query) -> (Vec<Scored>, usize, Vec<Strin
         let direction = direction_factor(e, &q)
             * opposite_factor(e, weak, &q)
             * one_sided_factor(e, weak, &q.reads_sample)
+            * remake_factor(e, weak, &q)
             * one_sided_factor(e, weak, &q.makes_new);
         let (score, own, declared, learned) = score_entry(e, weak, &q, &query.raw);
         let (score, own, declared) = (score * direction, own * direction, declared * direction);

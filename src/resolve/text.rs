@@ -367,6 +367,13 @@ const PHRASES: &[(&str, &str)] = &[
     ("number of", " count "),
     ("back to front", " reverse "),
     ("get rid of", " remove "),
+    // A list of records is what JSON calls an array of objects, not a list of lines.
+    ("list of objects", " array of objects "),
+    ("list of dicts", " array of objects "),
+    ("list of dictionaries", " array of objects "),
+    ("list of records", " array of objects "),
+    ("list of maps", " array of objects "),
+    ("list of hashes", " array of objects "),
     ("how far apart", " distance "),
     ("how close", " similar "),
     ("got rid of", " remove "),
@@ -586,6 +593,7 @@ mod tests {
         assert_eq!(terms("beautifying json"), terms("prettify json"));
         assert_eq!(terms("how many words"), terms("count words"));
         assert_eq!(terms("get rid of the numbers"), terms("remove the numbers"));
+        assert_eq!(terms("a list of dicts"), terms("a array of objects"));
         assert_eq!(terms("how far apart are they"), terms("distance are they"));
         assert_eq!(terms("base64 encode hello world"), terms("base64 encode"));
         assert_eq!(
