@@ -370,7 +370,7 @@ fn detectors() -> &'static [Detector] {
             Detector::new(r"(?is)\bselect\b.+\bfrom\b|\binsert\s+into\b|\bupdate\b.+\bset\b|\b(?:create|drop|alter)\s+table\b|\bdelete\s+from\b", &["sql"]).needs(&["select", "insert", "update", "create", "drop", "alter", "delete"]),
             // Tags only HTML has make it HTML, not any XML (one-letter ones like `<a>` and `<b>`
             // are as common in XML examples).
-            Detector::new(r"(?is)<(?:html|head|body|div|span|h[1-6]|script|style|ul|ol|table|img|br|em|strong|form|input|button|section|article|nav|footer|iframe|pre|code|label|select|textarea)\b[^<>]*>.*</[A-Za-z]\w*>", &["html"]).needs(&["<"]),
+            Detector::new(r"(?is)<(?:html|head|body|div|span|h[1-6]|script|style|ul|ol|table|img|br|em|strong|form|input|button|section|article|nav|footer|iframe|pre|code|label|select|textarea|a\s+href)\b[^<>]*>.*</[A-Za-z]\w*>", &["html"]).needs(&["<"]),
             Detector::new(r"(?s)<\?xml.*|<([A-Za-z][\w:.-]*)[^<>]*>.*</([A-Za-z][\w:.-]*)>", &["xml"]).needs(&["<"]),
             // A whole-text document, or an object (or array of objects) pasted among words: from its
             // first key to the last closing bracket, so its numbers and keys are not read as words.
@@ -617,6 +617,11 @@ mod tests {
         assert_eq!(
             scrub("pretty print <a><b x=\"1\">t</b></a>").concepts,
             vec!["xml"]
+        );
+        // A link is HTML, even once its address is cut out as a URL.
+        assert_eq!(
+            scrub("as plain text: <p>Hi <a href=\"https://x.example/1\">#1</a></p>").concepts,
+            vec!["url", "html"]
         );
         assert_eq!(
             scrub("what <meta> tags do I need").concepts,

@@ -324,7 +324,13 @@ fn prepare(q: &Query, index: &Index, ids: &TermIds) -> Prepared {
                 && (present.contains(t) || !past.contains(t))
         })
     };
-    let asks_new = asks_for(&makes);
+    // "… or is it random?" asks what something given is: only a word for making something
+    // new asks for it then.
+    let asks_new = asks_for(if q.marks.asks_about_given {
+        &creates
+    } else {
+        &makes
+    });
     let makes_new = asks_for(&creates).then(|| (ids_of(ONLY_READS), creates));
     let given = !q.concepts.is_empty() || q.marks.asks_about_given;
     let reads_sample = (given && !asks_new).then(|| (makes, ids_of(READS)));

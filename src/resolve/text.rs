@@ -378,6 +378,11 @@ const PHRASES: &[(&str, &str)] = &[
     ("how close", " similar "),
     ("got rid of", " remove "),
     ("upside down", " reverse "),
+    // Flipping bits is inverting them, not reversing their order.
+    ("flip every bit", " invert bits "),
+    ("flip all bits", " invert bits "),
+    ("flip all the bits", " invert bits "),
+    ("flip the bits", " invert bits "),
     ("human readable", " pretty "),
     ("human-readable", " pretty "),
     ("one line", " minify "),
@@ -428,10 +433,17 @@ pub fn terms(text: &str) -> Vec<String> {
 }
 
 /// "When was this id created?" asks for the time written in something that exists, not for
-/// a new one: after "when", the past forms that would fold to "generate" become "timestamp".
+/// a new one: after "when" (or "what time", "what date"), the past forms that would fold to
+/// "generate" become "timestamp".
 fn asks_when_made(words: &mut [String]) {
     const MADE: &[&str] = &["created", "generated", "made", "issued", "minted"];
-    let Some(when) = words.iter().position(|w| w == "when") else {
+    let asked = words.iter().position(|w| w == "when").or_else(|| {
+        words
+            .windows(2)
+            .position(|w| w[0] == "what" && matches!(w[1].as_str(), "time" | "date" | "day"))
+            .map(|at| at + 1)
+    });
+    let Some(when) = asked else {
         return;
     };
     for w in &mut words[when + 1..] {
@@ -473,7 +485,7 @@ pub fn marks(text: &str) -> Marks {
         marks.asks_about_given |= words.windows(2).any(|w| {
             matches!(
                 (w[0].as_str(), w[1].as_str()),
-                ("is" | "was", "this" | "that") | ("are" | "were", "these" | "those")
+                ("is" | "was", "this" | "that" | "it") | ("are" | "were", "these" | "those")
             )
         });
     }
@@ -581,6 +593,7 @@ mod tests {
         );
         assert!(marks("is this id a v4 or a v1 guid?").asks_about_given);
         assert!(!marks("generate a v4 guid").asks_about_given);
+        assert!(marks("made from a MAC and a clock, or is it random?").asks_about_given);
         let m = marks("the unicode code points of these characters");
         assert_eq!(m.targets, vec!["codepoint", "unicod"]);
         assert_eq!(m.sources, vec!["charact"]);
@@ -594,11 +607,19 @@ mod tests {
         assert_eq!(terms("how many words"), terms("count words"));
         assert_eq!(terms("get rid of the numbers"), terms("remove the numbers"));
         assert_eq!(terms("a list of dicts"), terms("a array of objects"));
+        assert_eq!(
+            terms("flip every bit of 0x0F"),
+            terms("invert bits of 0x0F")
+        );
         assert_eq!(terms("how far apart are they"), terms("distance are they"));
         assert_eq!(terms("base64 encode hello world"), terms("base64 encode"));
         assert_eq!(
             terms("when was this ulid created"),
             terms("when was this ulid timestamp")
+        );
+        assert_eq!(
+            terms("at what time was this generated"),
+            terms("at what time was this timestamp")
         );
         assert_eq!(
             terms("when will you create a ulid"),
