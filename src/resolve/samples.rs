@@ -119,9 +119,14 @@ fn bitwise(s: &str) -> bool {
 }
 
 /// Numeric cron fields within their ranges ("72 101 108 108 111" is character codes, not a
-/// schedule).
+/// schedule), and not all of them bare numbers: a schedule has a `*`, a step, a list or a
+/// name ("50 4B 03 04 14 00 06 00" is bytes).
 fn cron(s: &str) -> bool {
+    let s = s.trim_matches(['`', '\'', '"']);
     let fields: Vec<&str> = s.split_whitespace().collect();
+    if fields.len() > 1 && fields.iter().all(|f| f.bytes().all(|b| b.is_ascii_digit())) {
+        return false;
+    }
     let max: &[u32] = if fields.len() == 6 {
         &[59, 59, 23, 31, 12, 7]
     } else {
@@ -201,6 +206,16 @@ fn coordinates(s: &str) -> bool {
 /// to decimal").
 fn not_bits(s: &str) -> bool {
     !s.bytes().all(|b| b == b'0' || b == b'1')
+}
+
+/// A match without the space or quote before it (a cron line in backticks).
+fn sample_text(m: &str) -> &str {
+    let m = m.trim();
+    if m.starts_with(['`', '\'', '"']) {
+        m.trim_matches(['`', '\'', '"'])
+    } else {
+        m
+    }
 }
 
 /// `#123` is an issue or a number more often than a colour: short forms need a letter.
@@ -329,6 +344,8 @@ fn detectors() -> &'static [Detector] {
             Detector::new(r"\b\d+(?:h|m|s|ms|d|w)(?:\s?\d+(?:h|m|s|ms))+\b|\bP(?:\d+[YMWD])*T(?:\d+(?:\.\d+)?[HMS])+\b", &["duration"]).needs_that(any_digit),
             Detector::new(r"\b(?:\d{1,3}\.){3}\d{1,3}\s*(?:-|–|\.\.|\bto\b|\bthrough\b|\bthru\b)\s*(?:\d{1,3}\.){3}\d{1,3}\b", &["ip", "range"]).needs(&["."]),
             Detector::new(r"(?i)\b[0-9a-f]{2}(?:[:-][0-9a-f]{2}){5}\b|\b[0-9a-f]{4}\.[0-9a-f]{4}\.[0-9a-f]{4}\b", &["mac", "address"]).needs(&[":", "-", "."]),
+            // Bytes written as spaced hex pairs ("50 4B 03 04"), one with a letter at least.
+            Detector::new(r"\b[0-9A-Fa-f]{2}(?: [0-9A-Fa-f]{2}){3,}\b", &["bytes"]).accept(has_letter).needs_that(any_digit),
             Detector::new(r"\b[0-9A-F]{12}\b", &["mac", "address"]).accept(mixed).needs_that(any_digit),
             Detector::new(r"(?i)(?:\b[0-9a-f]{1,4})?(?::[0-9a-f]{0,4}){2,7}\b", &["ipv6"]).accept(ipv6).needs(&[":"]),
             Detector::new(r"\b[0-7][0-9A-HJKMNP-TV-Z]{25}\b", &["ulid"]).accept(mixed).needs_that(any_digit),
@@ -339,7 +356,7 @@ fn detectors() -> &'static [Detector] {
             Detector::new(r"(?i)safelinks\.protection\.outlook\.com|urldefense(?:\.proofpoint)?\.com", &["safelink"]).needs(&["safelinks.protection.outlook.com", "urldefense"]),
             Detector::new(r"\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*)?", &["jwt"]).needs(&["eyj"]),
             Detector::new(r"(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", &["uuid"]).needs(&["-"]),
-            Detector::new(r"(?m)(?:^|\s)(?:@(?:yearly|annually|monthly|weekly|daily|midnight|hourly)|(?:[0-9*?LW#/,-]+|[A-Z]{3}(?:-[A-Z]{3})?)(?:\s+(?:[0-9*?LW#/,-]+|[A-Za-z]{3}(?:[-,][A-Za-z]{3})*)){4,5})(?:\s|$)", &["cron"]).accept(cron),
+            Detector::new(r"(?m)(?:^|[\s`'\x22])(?:@(?:yearly|annually|monthly|weekly|daily|midnight|hourly)|(?:[0-9*?LW#/,-]+|[A-Z]{3}(?:-[A-Z]{3})?)(?:\s+(?:[0-9*?LW#/,-]+|[A-Za-z]{3}(?:[-,][A-Za-z]{3})*)){4,5})(?:[\s`'\x22.,;?!]|$)", &["cron"]).accept(cron),
             // "42 in binary": the number is data, "in binary" what is wanted (a mode's target).
             Detector::new(r"(?i)(?:^|[\s:(])\d+\s+(?:(?:written|expressed|represented|converted|shown)\s+)?(?:in|to|into|as)\s+(?:binary|hex|hexadecimal|octal)\b", &["decimal", "number", "base"]).needs_that(any_digit).keeps_words(),
             // A prefixed number says which base it is in: the source of a base conversion.
@@ -473,7 +490,7 @@ fn scrub_gated(request: &str, gated: bool) -> Scrubbed {
         data.extend(
             found
                 .iter()
-                .map(|&(s, e)| (s, text[s..e].trim().to_string())),
+                .map(|&(s, e)| (s, sample_text(&text[s..e]).to_string())),
         );
         let mut rest = String::with_capacity(text.len());
         let mut at = 0;
@@ -696,6 +713,21 @@ mod tests {
         assert_eq!(
             scrub("*/5 * * * * what does it mean").concepts,
             vec!["cron"]
+        );
+        let quoted = scrub("does schedule `30 2 * * 0` run nightly?");
+        assert_eq!(
+            (quoted.concepts, quoted.data),
+            (vec!["cron"], vec!["30 2 * * 0".into()])
+        );
+        assert_eq!(
+            scrub("decode 93 48 65 6C 6F 94 as Windows-1252").concepts,
+            vec!["bytes"]
+        );
+        // Bare numbers are bytes or codes, not a schedule.
+        assert!(
+            !scrub("starts with 50 4B 03 04 14 00 06 00")
+                .concepts
+                .contains(&"cron")
         );
         assert_eq!(
             scrub("convert 0xff to decimal").concepts,
