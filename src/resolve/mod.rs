@@ -84,10 +84,20 @@ impl Default for Options {
     }
 }
 
+/// Most terms of a request that are scored: its first `MAX_TERMS - TAIL_TERMS` and its last
+/// `TAIL_TERMS` (a request is rarely longer than thirty; what stands between in a longer one
+/// is text pasted without quotes, and scoring every word of 100 KB of it took minutes).
+const MAX_TERMS: usize = 64;
+const TAIL_TERMS: usize = 16;
+
 pub fn query(text: &str) -> score::Query {
     let scrubbed = samples::scrub(text);
+    let mut terms = text::terms(&scrubbed.text);
+    if terms.len() > MAX_TERMS {
+        terms.drain(MAX_TERMS - TAIL_TERMS..terms.len() - TAIL_TERMS);
+    }
     score::Query {
-        terms: text::terms(&scrubbed.text),
+        terms,
         concepts: scrubbed.concepts.iter().map(|c| text::term(c)).collect(),
         raw: text.to_string(),
         marks: text::marks(&scrubbed.text),
@@ -360,4 +370,20 @@ fn candidate(
         adapter: tool.adapter,
         path: tool.dir.clone(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{MAX_TERMS, TAIL_TERMS, query};
+
+    #[test]
+    fn a_long_request_is_scored_by_its_head_and_tail() {
+        let filler: Vec<String> = (0..500).map(|i| format!("zq{i}x")).collect();
+        let request = format!("count the words of {} then sort lines", filler.join(" "));
+        let terms = query(&request).terms;
+        assert_eq!(terms.len(), MAX_TERMS);
+        assert_eq!(&terms[..2], ["count", "word"]);
+        assert_eq!(&terms[MAX_TERMS - 2..], ["sort", "line"]);
+        assert_eq!(terms[MAX_TERMS - TAIL_TERMS - 1], "zq45x");
+    }
 }
