@@ -171,31 +171,103 @@ fn parse_dump(input: &str) -> Result<(Vec<u8>, u64), ToolError> {
     Ok((out, start.unwrap_or(0)))
 }
 
-/// The bytes of one line after its offset. The ASCII column ends the hex area at `|`
-/// (hexdump -C), at the two-space gap (xxd), or at the first token that is not hex.
+/// The bytes of one line after its offset, read by the layout of the dump it comes from; the
+/// ASCII column may hold any character (`|`, spaces, letters that look like hex), so it is
+/// found by where it sits, never by what it contains:
+/// - xxd (`offset:`): groups of hex digits separated by single spaces, padded, then two spaces
+///   and the ASCII column.
+/// - hexdump -C and od -t x1z: byte tokens, then the column opened by `|` (`>`) and closed by
+///   `|` (`<`) at the end of the line.
+/// - other listings: hex tokens up to the first that is not hex, or up to an ASCII column that
+///   follows a gap of two or more spaces and renders the bytes before it.
 fn parse_hex_area(rest: &str, xxd_style: bool, number: usize) -> Result<Vec<u8>, ToolError> {
-    let (area, bounded) = if let Some(bar) = rest.find('|') {
-        (&rest[..bar], true)
-    } else if xxd_style {
+    if xxd_style {
         let body = rest.strip_prefix(' ').unwrap_or(rest);
-        (body.split("  ").next().unwrap_or(""), true)
-    } else {
-        (rest, false)
-    };
+        let area = body.split("  ").next().unwrap_or_default();
+        return hex_tokens(area, number);
+    }
+    if let Some(open) = delimited_column(rest) {
+        return hex_tokens(&rest[..open], number);
+    }
     let mut bytes = Vec::new();
-    for token in area.split_whitespace() {
-        let is_hex = token.len() % 2 == 0 && token.bytes().all(|b| b.is_ascii_hexdigit());
-        if !is_hex {
-            if bounded {
-                return Err(ToolError::invalid(format!(
-                    "line {number}: '{token}' is not a group of hex bytes"
-                )));
-            }
+    // After each hex token: how many bytes have been read, and where the token ends.
+    let mut ends = Vec::new();
+    for (start, token) in tokens(rest) {
+        if !is_hex(token) {
             break;
         }
-        bytes.extend(hex::decode(token).map_err(|e| {
-            ToolError::invalid(format!("line {number}: '{token}' is not hex: {e}"))
-        })?);
+        bytes.extend(hex_token(token, number)?);
+        ends.push((bytes.len(), start + token.len()));
+    }
+    let column = ends
+        .iter()
+        .rev()
+        .find(|&&(count, end)| renders_as_column(&bytes[..count], &rest[end..]));
+    if let Some(&(count, _)) = column {
+        bytes.truncate(count);
+    }
+    Ok(bytes)
+}
+
+/// Where the `|ASCII|` (hexdump -C) or `>ASCII<` (od -t x1z) column opens, if the line has
+/// one: the first `|` or `>` that starts a word, closed by its partner at the end of the line.
+/// Hex digits never contain either character, so the first opener is the column's.
+fn delimited_column(rest: &str) -> Option<usize> {
+    let end = rest.trim_end();
+    tokens(rest).find_map(|(start, token)| {
+        let close = match token.chars().next()? {
+            '|' => '|',
+            '>' => '<',
+            _ => return None,
+        };
+        (end.len() > start + 1 && end.ends_with(close)).then_some(start)
+    })
+}
+
+/// Whether `after` (the text after a line's hex tokens) is an undelimited ASCII column for
+/// `bytes`: two or more spaces, then each byte as its character, or `.` when not printable.
+/// Trailing spaces of the column may have been trimmed away.
+fn renders_as_column(bytes: &[u8], after: &str) -> bool {
+    let rendered = printable(bytes);
+    let want = rendered.trim_end();
+    let after = after.trim_end();
+    if want.is_empty() || !after.ends_with(want) {
+        return false;
+    }
+    let gap = &after[..after.len() - want.len()];
+    gap.len() >= 2 && gap.bytes().all(|b| b == b' ' || b == b'\t')
+}
+
+/// The words of `text` with their byte offsets.
+fn tokens(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.split(|c: char| c.is_ascii_whitespace())
+        .scan(0, |at, word| {
+            let start = *at;
+            *at += word.len() + 1;
+            Some((start, word))
+        })
+        .filter(|(_, word)| !word.is_empty())
+}
+
+fn is_hex(token: &str) -> bool {
+    token.len() % 2 == 0 && token.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+fn hex_token(token: &str, number: usize) -> Result<Vec<u8>, ToolError> {
+    hex::decode(token)
+        .map_err(|e| ToolError::invalid(format!("line {number}: '{token}' is not hex: {e}")))
+}
+
+/// Every word of a hex area whose end is known: each must be whole hex bytes.
+fn hex_tokens(area: &str, number: usize) -> Result<Vec<u8>, ToolError> {
+    let mut bytes = Vec::new();
+    for (_, token) in tokens(area) {
+        if !is_hex(token) {
+            return Err(ToolError::invalid(format!(
+                "line {number}: '{token}' is not a group of hex bytes"
+            )));
+        }
+        bytes.extend(hex_token(token, number)?);
     }
     Ok(bytes)
 }
@@ -306,6 +378,61 @@ mod tests {
         );
         assert_eq!(binary["output"], "SGn/AH+A");
         assert_eq!(binary["outputEncoding"], "base64");
+    }
+
+    #[test]
+    fn parses_ascii_columns_holding_bars_spaces_and_hex_letters() {
+        // `printf 'a|b' | xxd` (vim 9.1): the ASCII column is not part of the hex area,
+        // whatever it holds.
+        let xxd = "00000000: 617c 62                                  a|b\n";
+        assert_eq!(
+            output_with("hexdump-viewer", xxd, json!({"mode": "parse"})),
+            "a|b"
+        );
+        // `printf 'a|b' | hexdump -C` (util-linux 2.39).
+        let canonical =
+            "00000000  61 7c 62                                          |a|b|\n00000003\n";
+        assert_eq!(
+            output_with("hexdump-viewer", canonical, json!({"mode": "parse"})),
+            "a|b"
+        );
+        // `printf 'a>b<' | od -A x -t x1z` (coreutils 9.4).
+        let od = "000000 61 3e 62 3c                                      >a>b<<\n000004\n";
+        assert_eq!(
+            output_with("hexdump-viewer", od, json!({"mode": "parse"})),
+            "a>b<"
+        );
+        // `printf 'ab cd' | xxd` and `printf 'ab cd 01' | xxd -g1`: columns of hex letters
+        // and spaces.
+        let xxd = "00000000: 6162 2063 64                             ab cd\n";
+        assert_eq!(
+            output_with("hexdump-viewer", xxd, json!({"mode": "parse"})),
+            "ab cd"
+        );
+        let xxd = "00000000: 61 62 20 63 64 20 30 31                          ab cd 01\n";
+        assert_eq!(
+            output_with("hexdump-viewer", xxd, json!({"mode": "parse"})),
+            "ab cd 01"
+        );
+        // `printf '| ab |' | hexdump -C`: the column opens and closes with a bar of its own.
+        let canonical =
+            "00000000  7c 20 61 62 20 7c                                 || ab ||\n00000006\n";
+        assert_eq!(
+            output_with("hexdump-viewer", canonical, json!({"mode": "parse"})),
+            "| ab |"
+        );
+        // A listing whose ASCII column has no delimiters: the column that renders the bytes
+        // before it is not read as more bytes, and a plain hex listing is read to its end.
+        let plain = "0000   61 62 20 63 0a   ab c.\n0005\n";
+        assert_eq!(
+            output_with("hexdump-viewer", plain, json!({"mode": "parse"})),
+            "ab c\n"
+        );
+        let data = run_ok(
+            "hexdump-viewer",
+            json!({"input": "0000 34 35 45 ab\n", "mode": "parse", "outputFormat": "hex"}),
+        );
+        assert_eq!(data["output"], "343545ab");
     }
 
     #[test]
