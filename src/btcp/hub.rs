@@ -5,6 +5,7 @@
 //! (HTTP streaming: the owner key of its URL, else its address and Origin) speak for it;
 //! sessions end after [`TTL`], or [`IDLE`] after their owner left.
 
+use indexmap::IndexSet;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -19,6 +20,21 @@ pub const IDLE: Duration = Duration::from_secs(5 * 60);
 pub const MAX_SESSIONS: usize = 64;
 /// Tools one session may register.
 pub const MAX_TOOLS: usize = 100;
+/// Sessions one client (address and page origin) holds at once, so one page or program
+/// cannot take all [`MAX_SESSIONS`].
+pub const PER_CLIENT: usize = 16;
+/// Capabilities one tool name may declare over a session's life.
+pub const MAX_CAPABILITIES: usize = 32;
+/// The longest capability name, in bytes.
+pub const MAX_CAPABILITY_NAME: usize = 64;
+/// A tool's description, in bytes.
+pub const MAX_DESCRIPTION: usize = 4 << 10;
+/// One tool definition as JSON (description and input schema included), in bytes.
+pub const MAX_DEFINITION: usize = 16 << 10;
+/// All tool definitions of one registration as JSON, in bytes.
+pub const MAX_REGISTRATION: usize = 256 << 10;
+/// Distinct tool names one session remembers capabilities for over its life.
+pub const MAX_NAMES: usize = 4 * MAX_TOOLS;
 
 /// What goes down an owner's event stream: the SSE event name and the JSON text.
 pub type Frame = (&'static str, String);
@@ -72,13 +88,18 @@ impl Owner {
 
 struct Session {
     created: Instant,
+    /// The owner key the session was opened with: every later owner must bring the same one
+    /// (none: none may), so a session cannot be taken over while its page reloads.
+    key: Option<String>,
+    /// Who opened it (address and page origin): what [`PER_CLIENT`] counts.
+    client: (std::net::IpAddr, Option<String>),
     /// When the owner left (None while connected).
     left: Option<Instant>,
     owner: Option<Owner>,
     tools: Vec<Value>,
     /// Every capability each tool name was ever registered with in this session: a name's
     /// capabilities never shrink, so re-registering cannot slip a tool past the policy.
-    declared: HashMap<String, Vec<String>>,
+    declared: HashMap<String, IndexSet<String>>,
     /// Capabilities the person granted for this session only (through an agent's request).
     grants: Vec<String>,
     /// Where the last owner connected from: grants hold for a browser that comes back from
@@ -104,8 +125,13 @@ pub struct Hub {
 pub enum Refusal {
     /// Another owner holds this live session.
     Taken,
+    /// The session was opened under another owner key (or without one, or with one while this
+    /// request has none).
+    WrongKey,
     /// The id is too short or has characters other than letters, digits, `-` and `_`.
     BadId,
+    /// This client already holds [`PER_CLIENT`] sessions with a browser connected.
+    Quota,
     /// Too many sessions, or the server is shutting down.
     Full,
 }
@@ -156,11 +182,24 @@ impl Hub {
         let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
         let connection = self.next.fetch_add(1, Ordering::SeqCst);
         let mut map = self.lock();
-        if !map.contains_key(&id) && map.len() >= MAX_SESSIONS {
-            return Err(Refusal::Full);
+        let client = (origin.ip, origin.origin.clone());
+        match map.get(&id) {
+            Some(s) => {
+                let same = match (&s.key, &origin.key) {
+                    (Some(k), Some(given)) => same_secret(given.as_bytes(), k.as_bytes()),
+                    (None, None) => true,
+                    _ => false,
+                };
+                if !same {
+                    return Err(Refusal::WrongKey);
+                }
+            }
+            None => make_room(&mut map, &client)?,
         }
         let session = map.entry(id.clone()).or_insert_with(|| Session {
             created: Instant::now(),
+            key: origin.key.clone(),
+            client,
             left: None,
             owner: None,
             tools: Vec::new(),
@@ -213,8 +252,7 @@ impl Hub {
     pub fn admits(&self, id: &str, key: &str) -> bool {
         self.lock()
             .get(id)
-            .and_then(|s| s.last.as_ref())
-            .and_then(|b| b.key.as_deref())
+            .and_then(|s| s.key.as_deref())
             .is_some_and(|k| same_secret(key.as_bytes(), k.as_bytes()))
     }
 
@@ -267,6 +305,9 @@ impl Hub {
     pub fn message(&self, id: &str, msg: &Value, from: From) -> Result<Option<Value>, Rejection> {
         let rid = msg.get("id").cloned().unwrap_or(Value::Null);
         let method = msg.get("method").and_then(Value::as_str);
+        // Checked before the lock is taken: the work is bounded, but the lock is everyone's.
+        let registered = (method == Some("tools/register"))
+            .then(|| checked_tools(msg.get("params").and_then(|p| p.get("tools"))));
         let mut map = self.lock();
         let s = map.get_mut(id).ok_or(Rejection::Unknown)?;
         if !s.owner.as_ref().is_some_and(|o| o.sent(&from)) {
@@ -282,13 +323,12 @@ impl Hub {
             return Ok(None);
         };
         let answer = match method {
-            "tools/register" => match checked_tools(msg.get("params").and_then(|p| p.get("tools")))
+            "tools/register" => match registered
+                .unwrap_or_else(|| Err("tools/register needs params.tools".into()))
+                .and_then(|tools| widen(tools, &mut s.declared))
             {
-                Ok(mut tools) => {
+                Ok(tools) => {
                     let n = tools.len();
-                    for t in &mut tools {
-                        widen(t, &mut s.declared);
-                    }
                     s.tools = tools;
                     let _ = s.changes.send(());
                     Ok(json!({ "registered": n }))
@@ -401,16 +441,76 @@ fn error(id: Value, code: i64, message: &str) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message } })
 }
 
+/// Makes room for a new session of `client`: past [`PER_CLIENT`] of its own, or when the hub
+/// is full, its own longest-ownerless session goes (a page that reloads under new ids never
+/// locks itself out); another client's session never does.
+fn make_room(
+    map: &mut HashMap<String, Session>,
+    client: &(std::net::IpAddr, Option<String>),
+) -> Result<(), Refusal> {
+    let mine = map.values().filter(|s| &s.client == client).count();
+    if mine < PER_CLIENT && map.len() < MAX_SESSIONS {
+        return Ok(());
+    }
+    let idle = map
+        .iter()
+        .filter(|(_, s)| &s.client == client && s.owner.is_none())
+        .filter_map(|(id, s)| s.left.map(|left| (left, id.clone())))
+        .min();
+    match idle {
+        Some((_, id)) => {
+            map.remove(&id);
+            Ok(())
+        }
+        None if mine >= PER_CLIENT => Err(Refusal::Quota),
+        None => Err(Refusal::Full),
+    }
+}
+
+/// How many bytes `value` takes as JSON, or `None` past `limit`: the count stops there, so a
+/// huge value costs no more work than `limit` bytes.
+fn json_size(value: &Value, limit: usize) -> Option<usize> {
+    struct Counter {
+        n: usize,
+        limit: usize,
+    }
+    impl std::io::Write for Counter {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.n += buf.len();
+            if self.n > self.limit {
+                return Err(std::io::Error::other("past the limit"));
+            }
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counter = Counter { n: 0, limit };
+    serde_json::to_writer(&mut counter, value)
+        .ok()
+        .map(|()| counter.n)
+}
+
 /// The tools of a `tools/register`, checked: BTCP names (`^[a-zA-Z][a-zA-Z0-9_]*$`, at most
-/// 64), unique, an object input schema, capability names of BTCP's shape.
+/// 64), unique, a description of at most [`MAX_DESCRIPTION`], an object input schema, at most
+/// [`MAX_CAPABILITIES`] capability names of BTCP's shape (duplicates count once), a definition
+/// of at most [`MAX_DEFINITION`] and all of them of at most [`MAX_REGISTRATION`]. Each check
+/// looks at a bounded part of the input, so a huge registration is refused as fast as a small
+/// one is taken. The tools come back with their capabilities deduplicated.
 fn checked_tools(tools: Option<&Value>) -> Result<Vec<Value>, String> {
     let tools = tools
         .and_then(Value::as_array)
         .ok_or("tools/register needs params.tools, an array of tool definitions")?;
     if tools.len() > MAX_TOOLS {
-        return Err(format!("at most {MAX_TOOLS} tools per session"));
+        return Err(format!(
+            "{} tools given; a session registers at most {MAX_TOOLS}",
+            tools.len()
+        ));
     }
-    let mut names: Vec<&str> = Vec::new();
+    let mut names: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut total = 0;
+    let mut out = Vec::with_capacity(tools.len());
     for (i, t) in tools.iter().enumerate() {
         let name = t.get("name").and_then(Value::as_str).unwrap_or("");
         let good = name.len() <= 64
@@ -422,42 +522,110 @@ fn checked_tools(tools: Option<&Value>) -> Result<Vec<Value>, String> {
                 crate::text::preview(name, 70)
             ));
         }
-        if names.contains(&name) {
+        if !names.insert(name) {
             return Err(format!("tools[{i}].name '{name}' is registered twice"));
         }
-        names.push(name);
+        match t.get("description") {
+            None | Some(Value::Null) => {}
+            Some(Value::String(d)) if d.len() <= MAX_DESCRIPTION => {}
+            Some(Value::String(d)) => {
+                return Err(format!(
+                    "tools[{i}] ({name}): the description is {} bytes; at most {MAX_DESCRIPTION} (say more in the input schema's property descriptions)",
+                    d.len()
+                ));
+            }
+            Some(_) => return Err(format!("tools[{i}] ({name}): description must be a string")),
+        }
         if !t.get("inputSchema").is_some_and(Value::is_object) {
             return Err(format!("tools[{i}] ({name}) needs an inputSchema object"));
         }
-        for c in capabilities(t) {
-            if !crate::policy::capability::well_formed(&c) {
+        let declared = match t.get("capabilities") {
+            None | Some(Value::Null) => &Vec::new(),
+            Some(Value::Array(a)) if a.len() <= MAX_CAPABILITIES => a,
+            Some(Value::Array(a)) => {
                 return Err(format!(
-                    "tools[{i}] ({name}) declares '{}', which is not a capability name (category:action)",
-                    crate::text::preview(&c, 60)
+                    "tools[{i}] ({name}) declares {} capabilities; a tool declares at most {MAX_CAPABILITIES}",
+                    a.len()
                 ));
             }
+            Some(_) => {
+                return Err(format!(
+                    "tools[{i}] ({name}): capabilities must be an array of capability names"
+                ));
+            }
+        };
+        let mut caps: IndexSet<&str> = IndexSet::new();
+        for c in declared {
+            let c = c.as_str().unwrap_or("");
+            if c.len() > MAX_CAPABILITY_NAME || !crate::policy::capability::well_formed(c) {
+                return Err(format!(
+                    "tools[{i}] ({name}) declares '{}', which is not a capability name (category:action, at most {MAX_CAPABILITY_NAME} bytes)",
+                    crate::text::preview(c, 60)
+                ));
+            }
+            caps.insert(c);
         }
+        let Some(size) = json_size(t, MAX_DEFINITION) else {
+            return Err(format!(
+                "tools[{i}] ({name}) is larger than {} KiB as JSON (its input schema, most likely); keep a tool definition small",
+                MAX_DEFINITION >> 10
+            ));
+        };
+        total += size;
+        if total > MAX_REGISTRATION {
+            return Err(format!(
+                "the tools up to tools[{i}] ({name}) are larger than {} KiB as JSON together; register fewer or smaller ones",
+                MAX_REGISTRATION >> 10
+            ));
+        }
+        let mut tool = t.clone();
+        if let Some(obj) = tool.as_object_mut()
+            && obj.contains_key("capabilities")
+        {
+            obj.insert("capabilities".into(), json!(caps));
+        }
+        out.push(tool);
     }
-    Ok(tools.clone())
+    Ok(out)
 }
 
-/// Gives `tool` every capability its name was registered with before in the session, and
-/// remembers the union.
-fn widen(tool: &mut Value, declared: &mut HashMap<String, Vec<String>>) {
-    let name = tool
-        .get("name")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_string();
-    let seen = declared.entry(name).or_default();
-    for c in capabilities(tool) {
-        if !seen.contains(&c) {
-            seen.push(c);
+/// Gives each tool every capability its name was registered with before in the session and
+/// remembers the union; refused as a whole when a name's union would pass
+/// [`MAX_CAPABILITIES`] or the session would remember more than [`MAX_NAMES`] names.
+fn widen(
+    mut tools: Vec<Value>,
+    declared: &mut HashMap<String, IndexSet<String>>,
+) -> Result<Vec<Value>, String> {
+    let mut unions: Vec<(String, IndexSet<String>)> = Vec::with_capacity(tools.len());
+    for tool in &tools {
+        let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+        let mut union = declared.get(name).cloned().unwrap_or_default();
+        union.extend(capabilities(tool));
+        if union.len() > MAX_CAPABILITIES {
+            return Err(format!(
+                "{name} has now been registered with {} capabilities in this session; a tool keeps every capability it declared, and at most {MAX_CAPABILITIES}",
+                union.len()
+            ));
         }
+        unions.push((name.to_string(), union));
     }
-    if let Some(obj) = tool.as_object_mut() {
-        obj.insert("capabilities".into(), json!(seen));
+    let new = unions
+        .iter()
+        .filter(|(n, _)| !declared.contains_key(n))
+        .count();
+    if declared.len() + new > MAX_NAMES {
+        return Err(format!(
+            "this session has seen {} tool names; it remembers at most {MAX_NAMES} (open a new session)",
+            declared.len()
+        ));
     }
+    for (tool, (name, union)) in tools.iter_mut().zip(unions) {
+        if let Some(obj) = tool.as_object_mut() {
+            obj.insert("capabilities".into(), json!(union));
+        }
+        declared.insert(name, union);
+    }
+    Ok(tools)
 }
 
 /// A BTCP tool definition's declared capabilities.
@@ -643,6 +811,181 @@ mod tests {
         let other = at("127.0.0.1", Some("http://localhost:4000"), None);
         hub.connect(Some(&a), other, false).unwrap();
         assert_eq!(hub.grants(&a), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_keyed_session_takes_an_owner_only_with_its_key_for_its_whole_life() {
+        let hub = Hub::default();
+        let key = "k-0123456789abcdef";
+        let page = at("127.0.0.1", Some("http://localhost:3000"), Some(key));
+        let (id, conn, _rx) = hub
+            .connect(Some("keyed-0123456789ab"), page.clone(), false)
+            .unwrap();
+        // The page reloads: while it is away, neither no key nor another key takes the
+        // session, over either transport, from the same page or elsewhere.
+        hub.disconnect(&id, conn);
+        for (other, socket) in [
+            (at("127.0.0.1", Some("http://localhost:3000"), None), false),
+            (at("127.0.0.1", None, None), true),
+            (at("127.0.0.1", None, Some("k-0123456789abcdeX")), false),
+        ] {
+            assert_eq!(
+                hub.connect(Some(&id), other.clone(), socket).err(),
+                Some(Refusal::WrongKey),
+                "{other:?}"
+            );
+        }
+        assert!(hub.admits(&id, key));
+        // The key's holder comes back, from anywhere.
+        let moved = at("10.0.0.7", None, Some(key));
+        assert!(hub.connect(Some(&id), moved, true).is_ok());
+        // A session opened without a key cannot be taken by adding one.
+        let (plain, conn, _rx) = hub
+            .connect(Some("plain-0123456789ab"), local(), false)
+            .unwrap();
+        hub.disconnect(&plain, conn);
+        assert_eq!(
+            hub.connect(Some(&plain), at("127.0.0.1", None, Some(key)), false)
+                .err(),
+            Some(Refusal::WrongKey)
+        );
+        assert!(!hub.admits(&plain, key));
+    }
+
+    #[test]
+    fn one_client_holds_at_most_its_share_and_reclaims_its_own_left_sessions() {
+        let hub = Hub::default();
+        let page = at("127.0.0.1", Some("http://localhost:3000"), None);
+        let mut held = Vec::new();
+        for i in 0..PER_CLIENT {
+            held.push(
+                hub.connect(
+                    Some(&format!("quota-{i:04}-0123456789")),
+                    page.clone(),
+                    false,
+                )
+                .unwrap(),
+            );
+        }
+        assert_eq!(
+            hub.connect(Some("quota-more-0123456789"), page.clone(), false)
+                .err(),
+            Some(Refusal::Quota)
+        );
+        // Another page (or address) has its own share.
+        let other = at("127.0.0.1", Some("http://localhost:4000"), None);
+        assert!(hub.connect(None, other, false).is_ok());
+        // A session whose browser left makes room for the same client's next one.
+        let (id, conn, _) = held.remove(3);
+        hub.disconnect(&id, conn);
+        assert!(
+            hub.connect(Some("quota-more-0123456789"), page.clone(), false)
+                .is_ok()
+        );
+        assert!(!hub.exists(&id));
+        assert_eq!(
+            hub.connect(Some("quota-last-0123456789"), page, false)
+                .err(),
+            Some(Refusal::Quota)
+        );
+    }
+
+    #[test]
+    fn tool_definitions_are_bounded_and_refused_with_where_and_why() {
+        let hub = Hub::default();
+        let (id, conn, _rx) = hub
+            .connect(Some("session-0123456789"), local(), true)
+            .unwrap();
+        let me = || From::Connection(conn);
+        let refused = |tools: Value| {
+            let answer = hub.message(&id, &register(tools), me()).unwrap().unwrap();
+            assert_eq!(answer["error"]["code"], -32602, "{answer}");
+            answer["error"]["message"].as_str().unwrap().to_string()
+        };
+        let schema = json!({"type": "object"});
+        let long = "x".repeat(MAX_DESCRIPTION + 1);
+        assert_eq!(
+            refused(json!([{"name": "a", "description": long, "inputSchema": schema}])),
+            format!(
+                "tools[0] (a): the description is {} bytes; at most {MAX_DESCRIPTION} (say more in the input schema's property descriptions)",
+                MAX_DESCRIPTION + 1
+            )
+        );
+        let many: Vec<String> = (0..1_000_000).map(|_| "dom:read".to_string()).collect();
+        let started = Instant::now();
+        assert_eq!(
+            refused(json!([{"name": "a", "inputSchema": schema, "capabilities": many}])),
+            "tools[0] (a) declares 1000000 capabilities; a tool declares at most 32"
+        );
+        assert!(started.elapsed() < Duration::from_secs(2));
+        let name = format!("dom:{}", "a".repeat(MAX_CAPABILITY_NAME));
+        assert!(
+            refused(json!([{"name": "a", "inputSchema": schema, "capabilities": [name]}]))
+                .contains("which is not a capability name")
+        );
+        let big = json!({"type": "object", "description": "y".repeat(MAX_DEFINITION)});
+        assert_eq!(
+            refused(json!([{"name": "a", "inputSchema": big}])),
+            "tools[0] (a) is larger than 16 KiB as JSON (its input schema, most likely); keep a tool definition small"
+        );
+        let fifteen = json!({"type": "object", "description": "y".repeat(15 << 10)});
+        let heavy: Vec<Value> = (0..20)
+            .map(|i| json!({"name": format!("t{i}"), "inputSchema": fifteen}))
+            .collect();
+        assert!(refused(json!(heavy)).contains("together"));
+        // Duplicates count once; a name's capabilities grow across registrations only so far.
+        let caps = |from: usize| -> Vec<String> {
+            (from..from + 20)
+                .map(|i| {
+                    format!(
+                        "dom:{}",
+                        "abcdefghijklmnopqrstuvwxyz"
+                            .get(i % 26..i % 26 + 1)
+                            .unwrap()
+                            .repeat(1 + i / 26)
+                    )
+                })
+                .collect()
+        };
+        let mut first = caps(0);
+        first.push(first[0].clone());
+        let ok = hub.message(
+            &id,
+            &register(json!([{"name": "a", "inputSchema": schema, "capabilities": first}])),
+            me(),
+        );
+        assert_eq!(ok.unwrap().unwrap()["result"]["registered"], 1);
+        assert_eq!(
+            hub.tools(&id).unwrap()[0]["capabilities"]
+                .as_array()
+                .unwrap()
+                .len(),
+            20
+        );
+        assert_eq!(
+            refused(json!([{"name": "a", "inputSchema": schema, "capabilities": caps(20)}])),
+            "a has now been registered with 40 capabilities in this session; a tool keeps every capability it declared, and at most 32"
+        );
+        // The refused registration changed nothing.
+        assert_eq!(
+            hub.tools(&id).unwrap()[0]["capabilities"]
+                .as_array()
+                .unwrap()
+                .len(),
+            20
+        );
+        // Tool names remembered over a session's life are bounded too.
+        for round in 0..MAX_NAMES / MAX_TOOLS {
+            let tools: Vec<Value> = (0..MAX_TOOLS)
+                .map(|i| json!({"name": format!("r{round}t{i}"), "inputSchema": schema}))
+                .collect();
+            let answer = hub
+                .message(&id, &register(json!(tools)), me())
+                .unwrap()
+                .unwrap();
+            let last = round == MAX_NAMES / MAX_TOOLS - 1;
+            assert_eq!(answer["error"].is_object(), last, "{answer}");
+        }
     }
 
     #[test]

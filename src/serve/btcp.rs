@@ -108,15 +108,49 @@ fn open(
             StatusCode::CONFLICT,
             "this BTCP session already has a connected browser; a session has one owner",
         ))),
+        Err(Refusal::WrongKey) => Err(Box::new(plain(
+            StatusCode::FORBIDDEN,
+            "this BTCP session is bound to how it was opened: one opened under /btcp/k/KEY/ takes a browser only under that KEY, one opened without a key only without one; open your own session with a new sessionId",
+        ))),
         Err(Refusal::BadId) => Err(Box::new(plain(
             StatusCode::BAD_REQUEST,
             "sessionId must be 16 to 128 letters, digits, - or _ (use a random one, e.g. crypto.randomUUID())",
+        ))),
+        Err(Refusal::Quota) => Err(Box::new(plain(
+            StatusCode::TOO_MANY_REQUESTS,
+            &format!(
+                "this client (address and page origin) already holds {} BTCP sessions with a browser connected; close one first",
+                crate::btcp::hub::PER_CLIENT
+            ),
         ))),
         Err(Refusal::Full) => Err(Box::new(plain(
             StatusCode::SERVICE_UNAVAILABLE,
             "too many BTCP sessions, or the server is stopping; try again later",
         ))),
     }
+}
+
+/// A refusal for a request that is not an EventSource's: a page's `<img>`, `<script>` or
+/// frame can point at `/btcp/events`, and such no-cors requests carry no Origin for the guard
+/// to check, but they cannot ask for `text/event-stream` (EventSource, in browsers and in the
+/// reference client's node polyfill, always does), and a browser marks them with
+/// `Sec-Fetch-Mode`/`Sec-Fetch-Dest` (a fetch in no-cors mode may set Accept, not those).
+fn not_event_source(headers: &HeaderMap) -> Option<Response> {
+    let value = |name: &str| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_ascii_lowercase)
+    };
+    let accepts = value("accept").is_some_and(|a| a.contains("text/event-stream"));
+    let mode_ok = value("sec-fetch-mode").is_none_or(|m| m == "cors" || m == "same-origin");
+    let dest_ok = value("sec-fetch-dest").is_none_or(|d| d == "empty");
+    (!(accepts && mode_ok && dest_ok)).then(|| {
+        plain(
+            StatusCode::FORBIDDEN,
+            "a BTCP event stream is opened by an EventSource (Accept: text/event-stream, Sec-Fetch-Mode: cors when a browser sends it); an image, script, frame or no-cors fetch opens no session",
+        )
+    })
 }
 
 fn welcome(id: &str) -> Value {
@@ -134,6 +168,9 @@ pub async fn events(
     headers: HeaderMap,
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
+    if let Some(refusal) = not_event_source(&headers) {
+        return refusal;
+    }
     let key = match key_of(key) {
         Ok(k) => k,
         Err(r) => return *r,
@@ -216,11 +253,28 @@ pub async fn message(
             "X-Session-ID is missing: give the transport the sessionId its event stream uses",
         );
     };
-    let msg: Value = match serde_json::from_slice::<Value>(&body) {
-        Ok(v) if v.get("jsonrpc") == Some(&json!("2.0")) => v,
-        _ => return plain(StatusCode::BAD_REQUEST, "Invalid JSON-RPC message"),
+    // Parsing and checking a body of up to the input limit takes a while: off the async
+    // threads, so other requests go on meanwhile.
+    let hub = state.btcp.clone();
+    let id = id.to_string();
+    let handled =
+        tokio::task::spawn_blocking(move || match serde_json::from_slice::<Value>(&body) {
+            Ok(msg) if msg.get("jsonrpc") == Some(&json!("2.0")) => {
+                Some(hub.message(&id, &msg, From::Post(&from)))
+            }
+            _ => None,
+        })
+        .await;
+    let Ok(handled) = handled else {
+        return plain(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the message failed inside cmpx",
+        );
     };
-    match state.btcp.message(id, &msg, From::Post(&from)) {
+    let Some(handled) = handled else {
+        return plain(StatusCode::BAD_REQUEST, "Invalid JSON-RPC message");
+    };
+    match handled {
         Err(Rejection::Unknown) => plain(
             StatusCode::NOT_FOUND,
             "no such BTCP session: open /btcp/events first",
@@ -299,15 +353,24 @@ async fn converse(
                 heard = tokio::time::Instant::now();
                 match incoming {
                     Some(Ok(Message::Text(text))) => {
-                        match serde_json::from_str::<Value>(text.as_str()) {
-                            Ok(msg) if msg.get("jsonrpc") == Some(&json!("2.0")) => {
-                                match hub.message(&leave.id, &msg, From::Connection(leave.connection)) {
-                                    Ok(Some(answer)) => out.push(answer.to_string()),
-                                    Ok(None) => {}
-                                    Err(_) => break (1008, "this socket no longer holds the session"),
+                        // A message of up to SOCKET_MAX is parsed and checked off the async threads.
+                        let (hub, id, connection) = (hub.clone(), leave.id.clone(), leave.connection);
+                        let handled = tokio::task::spawn_blocking(move || {
+                            match serde_json::from_str::<Value>(text.as_str()) {
+                                Ok(msg) if msg.get("jsonrpc") == Some(&json!("2.0")) => {
+                                    Some(hub.message(&id, &msg, From::Connection(connection)))
                                 }
+                                _ => None,
                             }
-                            _ => out.push(json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Invalid JSON-RPC message: send one JSON-RPC 2.0 object per text frame"}}).to_string()),
+                        })
+                        .await
+                        .ok()
+                        .flatten();
+                        match handled {
+                            Some(Ok(Some(answer))) => out.push(answer.to_string()),
+                            Some(Ok(None)) => {}
+                            Some(Err(_)) => break (1008, "this socket no longer holds the session"),
+                            None => out.push(json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Invalid JSON-RPC message: send one JSON-RPC 2.0 object per text frame"}}).to_string()),
                         }
                     }
                     Some(Ok(Message::Binary(_))) => break (1003, "BTCP messages are JSON text frames"),
