@@ -16,6 +16,10 @@ use std::time::{Duration, Instant};
 /// How long a question stays open.
 pub const TIME_LIMIT: Duration = Duration::from_secs(120);
 
+/// Why a 2025-era question was not asked of an HTTP client that accepts only JSON: the
+/// question is a request of the server's, which goes on the call's event stream.
+pub const JSON_ONLY: &str = "the question cannot be asked over a JSON response (this request accepts only application/json, and cmpx asks with elicitation/create on the call's text/event-stream; use a client that accepts text/event-stream)";
+
 /// The key of our one input request in a 2026-07-28 `inputRequests` map.
 pub const INPUT_KEY: &str = "cmpx_consent";
 

@@ -73,6 +73,8 @@ struct Call<'a> {
     params: &'a Map<String, Value>,
     cancelled: Arc<AtomicBool>,
     sink: Sink,
+    /// Whether a 2025-era consent question can reach the client on this call's channel.
+    asks: bool,
 }
 
 fn server_info() -> Value {
@@ -112,6 +114,22 @@ impl Engine {
     /// One classified message. Quick requests are answered before this returns; a
     /// `tools/call` is answered from its own thread.
     pub fn receive(self: &Arc<Self>, msg: Message, sink: &Sink) {
+        self.receive_on(msg, sink, true);
+    }
+
+    /// [`Engine::receive`] for a request answered by one JSON body (an HTTP client that does
+    /// not accept an event stream): a 2025-era consent question would have nowhere to go, so a
+    /// call that needs one is refused at once instead of waiting for an answer that cannot come.
+    pub fn receive_without_questions(self: &Arc<Self>, msg: Message, sink: &Sink) {
+        self.receive_on(msg, sink, false);
+    }
+
+    /// Whether a call is running (a consent question waits inside one).
+    pub fn busy(&self) -> bool {
+        self.running.load(Ordering::SeqCst) > 0
+    }
+
+    fn receive_on(self: &Arc<Self>, msg: Message, sink: &Sink, asks: bool) {
         match msg {
             Message::Invalid(e) => sink(e),
             Message::Ignore => {}
@@ -121,7 +139,9 @@ impl Engine {
                     self.cancel(params.get("requestId"));
                 }
             }
-            Message::Request { id, method, params } => self.request(id, &method, params, sink),
+            Message::Request { id, method, params } => {
+                self.request(id, &method, params, sink, asks)
+            }
         }
     }
 
@@ -145,7 +165,14 @@ impl Engine {
         }
     }
 
-    fn request(self: &Arc<Self>, id: Value, method: &str, params: Map<String, Value>, sink: &Sink) {
+    fn request(
+        self: &Arc<Self>,
+        id: Value,
+        method: &str,
+        params: Map<String, Value>,
+        sink: &Sink,
+        asks: bool,
+    ) {
         let era = match self.era(method, &params) {
             Ok(era) => era,
             Err(e) => return sink(error_value(id, e)),
@@ -166,7 +193,7 @@ impl Engine {
                     .map_err(|m| Failure::new(INVALID_PARAMS, m))
             }
             "resources/read" if self.apps(&era) => self.read_resource(&params),
-            "tools/call" => return self.call(id, params, era, sink),
+            "tools/call" => return self.call(id, params, era, sink, asks),
             other => Err(Failure::new(
                 METHOD_NOT_FOUND,
                 format!("method not found: {}", crate::text::preview(other, 64)),
@@ -393,7 +420,14 @@ impl Engine {
     }
 
     /// `tools/call`: checked here, run on a thread of its own.
-    fn call(self: &Arc<Self>, id: Value, params: Map<String, Value>, era: Era, sink: &Sink) {
+    fn call(
+        self: &Arc<Self>,
+        id: Value,
+        params: Map<String, Value>,
+        era: Era,
+        sink: &Sink,
+        asks: bool,
+    ) {
         let name = match params.get("name").and_then(Value::as_str) {
             Some(n) => n.to_string(),
             None => {
@@ -443,6 +477,7 @@ impl Engine {
                 params: &params,
                 cancelled: Arc::clone(&cancelled),
                 sink: Arc::clone(&sink),
+                asks,
             };
             let outcome =
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| call.run(&name, &args)));
@@ -815,6 +850,9 @@ impl Call<'_> {
                         "this client cannot ask the person (it declared no form elicitation)",
                     );
                 }
+                if !self.asks {
+                    return refuse(consent::JSON_ONLY);
+                }
                 let (qid, answers) = self.engine.consent.ask();
                 (self.sink)(json!({
                     "jsonrpc": "2.0",
@@ -864,6 +902,8 @@ fn unaccepted(answer: &Value) -> String {
         .unwrap_or("");
     if text.contains("\"declined\":true") {
         "the person declined".into()
+    } else if text.contains(consent::JSON_ONLY) {
+        consent::JSON_ONLY.into()
     } else if text.contains("cannot ask the person") {
         "this client cannot ask the person (it declares no form elicitation)".into()
     } else {

@@ -19,8 +19,12 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 const SESSION_HEADER: &str = "mcp-session-id";
-/// Sessions kept at once; past it the longest idle one is ended.
+/// Sessions kept at once; past it the least recently used one without a call in flight is
+/// ended.
 const MAX_SESSIONS: usize = 256;
+/// Sessions one client (its address, or its bearer token on a server with one) keeps; past
+/// it, its own least recently used one without a call in flight is ended.
+const PER_CLIENT: usize = 64;
 /// A session unused this long is ended.
 const SESSION_IDLE: Duration = Duration::from_secs(30 * 60);
 /// The longest an answer is waited for: a call's limit plus a consent question's.
@@ -35,10 +39,55 @@ pub struct Sessions {
     /// Calls an engine runs at once: the server's bound, which the run slots enforce.
     max_calls: usize,
     shared: Arc<Engine>,
-    by_id: Mutex<HashMap<String, (Arc<Engine>, Instant)>>,
+    by_id: Mutex<HashMap<String, Open>>,
     hub: Arc<crate::btcp::Hub>,
     /// Stateless engines for requests naming a BTCP session, one per session.
     browsers: Mutex<HashMap<String, Arc<Engine>>>,
+}
+
+/// One 2025-era session: its engine, when it was last used, and whose it is.
+struct Open {
+    engine: Arc<Engine>,
+    used: Instant,
+    client: String,
+}
+
+/// Why no session was opened.
+#[derive(Debug, PartialEq)]
+enum Crowded {
+    /// The client's [`PER_CLIENT`] sessions all have a call or question in flight.
+    Client,
+    /// All [`MAX_SESSIONS`] sessions have one.
+    Server,
+}
+
+/// Which session makes room for one more of `client`: none needed (`Ok(None)`), the least
+/// recently used one without a call in flight (its own first; another client's only when the
+/// server is full), or a refusal when every candidate is busy. A session with a call or a
+/// consent question in flight is never ended for another.
+fn victim<'a>(
+    sessions: impl Iterator<Item = (&'a str, &'a str, Instant, bool)> + Clone,
+    client: &str,
+) -> Result<Option<String>, Crowded> {
+    let all = sessions.clone().count();
+    let mine = sessions.clone().filter(|s| s.1 == client).count();
+    if mine < PER_CLIENT && all < MAX_SESSIONS {
+        return Ok(None);
+    }
+    let idle = |only_mine: bool| {
+        sessions
+            .clone()
+            .filter(|s| !s.3 && (!only_mine || s.1 == client))
+            .min_by_key(|s| s.2)
+            .map(|s| s.0.to_string())
+    };
+    if mine >= PER_CLIENT {
+        return idle(true).map(Some).ok_or(Crowded::Client);
+    }
+    idle(true)
+        .or_else(|| idle(false))
+        .map(Some)
+        .ok_or(Crowded::Server)
 }
 
 fn options(max_calls: usize) -> crate::mcp::Options {
@@ -88,36 +137,47 @@ impl Sessions {
             .clone()
     }
 
-    fn open(&self, btcp: Option<&str>) -> (String, Arc<Engine>) {
-        let id = crate::mcp::random_token();
-        let engine = new_engine(self.adapters, self.max_calls, btcp.map(|b| self.link(b)));
-        let mut map = self.by_id.lock().unwrap_or_else(|p| p.into_inner());
+    /// A new session for `client`, after [`victim`] made room.
+    fn open(&self, btcp: Option<&str>, client: String) -> Result<(String, Arc<Engine>), Crowded> {
         let now = Instant::now();
-        map.retain(|_, (e, used)| {
-            let keep = now.duration_since(*used) < SESSION_IDLE;
-            if !keep {
-                end(e.clone());
-            }
-            keep
-        });
-        if map.len() >= MAX_SESSIONS
-            && let Some(oldest) = map
-                .iter()
-                .min_by_key(|(_, (_, t))| *t)
-                .map(|(k, _)| k.clone())
-            && let Some((e, _)) = map.remove(&oldest)
         {
-            end(e);
+            let mut map = self.by_id.lock().unwrap_or_else(|p| p.into_inner());
+            map.retain(|_, o| {
+                let keep = o.engine.busy() || now.duration_since(o.used) < SESSION_IDLE;
+                if !keep {
+                    end(o.engine.clone());
+                }
+                keep
+            });
+            let sessions = map
+                .iter()
+                .map(|(id, o)| (id.as_str(), o.client.as_str(), o.used, o.engine.busy()));
+            if let Some(gone) = victim(sessions, &client)?
+                && let Some(o) = map.remove(&gone)
+            {
+                end(o.engine);
+            }
         }
-        map.insert(id.clone(), (engine.clone(), now));
-        (id, engine)
+        // Loading the registry reads the disk: not under the lock.
+        let engine = new_engine(self.adapters, self.max_calls, btcp.map(|b| self.link(b)));
+        let id = crate::mcp::random_token();
+        let mut map = self.by_id.lock().unwrap_or_else(|p| p.into_inner());
+        map.insert(
+            id.clone(),
+            Open {
+                engine: engine.clone(),
+                used: now,
+                client,
+            },
+        );
+        Ok((id, engine))
     }
 
     fn find(&self, id: &str) -> Option<Arc<Engine>> {
         let mut map = self.by_id.lock().unwrap_or_else(|p| p.into_inner());
         let entry = map.get_mut(id)?;
-        entry.1 = Instant::now();
-        Some(entry.0.clone())
+        entry.used = Instant::now();
+        Some(entry.engine.clone())
     }
 
     fn close(&self, id: &str) -> bool {
@@ -127,8 +187,8 @@ impl Sessions {
             .unwrap_or_else(|p| p.into_inner())
             .remove(id);
         match removed {
-            Some((engine, _)) => {
-                end(engine);
+            Some(o) => {
+                end(o.engine);
                 true
             }
             None => false,
@@ -193,8 +253,22 @@ fn headers_disagree(
     None
 }
 
+/// Whose sessions a request counts toward: its bearer token on a server that has one (the
+/// guard checked it; kept as a digest), else its address.
+fn client_of(state: &State, peer: std::net::SocketAddr, headers: &HeaderMap) -> String {
+    use sha2::Digest;
+    match header_str(headers, "authorization") {
+        Some(token) if state.config.token.is_some() => {
+            let digest = sha2::Sha256::digest(token.trim().as_bytes());
+            format!("token:{}", hex::encode(&digest[..16]))
+        }
+        _ => format!("ip:{}", peer.ip()),
+    }
+}
+
 pub async fn post(
     axum::extract::State(state): axum::extract::State<Arc<State>>,
+    axum::extract::ConnectInfo(peer): axum::extract::ConnectInfo<std::net::SocketAddr>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
@@ -271,8 +345,10 @@ pub async fn post(
     }
     let (engine, opened) = match (&message, &session) {
         (Message::Request { method, .. }, None) if method == "initialize" => {
-            let (id, engine) = sessions.open(btcp);
-            (engine, Some(id))
+            match sessions.open(btcp, client_of(&state, peer, &headers)) {
+                Ok((id, engine)) => (engine, Some(id)),
+                Err(crowded) => return too_many(crowded, request_id),
+            }
         }
         (_, Some(id)) => match sessions.find(id) {
             Some(engine)
@@ -329,6 +405,29 @@ pub async fn post(
             }
         }
     }
+}
+
+/// No room for another session: 429 when the client's own are all busy, 503 when the server's.
+fn too_many(crowded: Crowded, id: Value) -> Response {
+    let (status, message) = match crowded {
+        Crowded::Client => (
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "this client already has {PER_CLIENT} MCP sessions, each with a call or consent question in flight; end one (DELETE /mcp with its Mcp-Session-Id) or wait for a call to finish"
+            ),
+        ),
+        Crowded::Server => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "all {MAX_SESSIONS} MCP sessions have a call or consent question in flight; try again when one has finished"
+            ),
+        ),
+    };
+    let mut response = rpc_error(status, id, framing::INTERNAL_ERROR, &message);
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
+    response
 }
 
 /// A request refused before the engine saw it, with its id and the status its code implies.
@@ -450,10 +549,12 @@ async fn answer(state: &State, engine: Arc<Engine>, ex: Exchange) -> Response {
         params: ex.params,
     };
     let receiving = engine.clone();
-    if tokio::task::spawn_blocking(move || receiving.receive(request, &sink))
-        .await
-        .is_err()
-    {
+    // A question can reach the client only on the call's event stream.
+    let receive = move || match stream {
+        true => receiving.receive(request, &sink),
+        false => receiving.receive_without_questions(request, &sink),
+    };
+    if tokio::task::spawn_blocking(receive).await.is_err() {
         return rpc_error(
             StatusCode::INTERNAL_SERVER_ERROR,
             ex.id,
@@ -620,5 +721,52 @@ pub async fn delete(
             [(header::ALLOW, HeaderValue::from_static("POST"))],
         )
             .into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_busy_session_is_never_ended_to_make_room() {
+        let t0 = Instant::now();
+        let at = |s: u64| t0 + Duration::from_secs(s);
+        let names: Vec<String> = (0..MAX_SESSIONS).map(|i| format!("s{i}")).collect();
+        // Below both bounds: nothing to end.
+        let few = [("a", "ip:1", at(0), false)];
+        assert_eq!(victim(few.iter().copied(), "ip:1"), Ok(None));
+        // A client at its share: its own least recently used idle session goes, not a busy
+        // one, however old.
+        let mut mine: Vec<(&str, &str, Instant, bool)> = (0..PER_CLIENT)
+            .map(|i| (names[i].as_str(), "ip:1", at(i as u64), i < 2))
+            .collect();
+        mine.push(("other", "ip:2", at(0), false));
+        assert_eq!(
+            victim(mine.iter().copied(), "ip:1"),
+            Ok(Some("s2".to_string()))
+        );
+        // All its sessions busy: refused, and no other client's session ends for it.
+        for s in &mut mine {
+            s.3 = s.1 == "ip:1";
+        }
+        assert_eq!(victim(mine.iter().copied(), "ip:1"), Err(Crowded::Client));
+        // A full server: the newcomer's own idle session first, else the oldest idle one.
+        let full: Vec<(&str, &str, Instant, bool)> = (0..MAX_SESSIONS)
+            .map(|i| {
+                let client = if i % 8 == 0 { "ip:3" } else { "ip:4" };
+                (names[i].as_str(), client, at(i as u64), i < 10)
+            })
+            .collect();
+        assert_eq!(
+            victim(full.iter().copied(), "ip:3"),
+            Ok(Some("s16".to_string()))
+        );
+        assert_eq!(
+            victim(full.iter().copied(), "ip:5"),
+            Ok(Some("s10".to_string()))
+        );
+        let busy: Vec<_> = full.iter().map(|s| (s.0, s.1, s.2, true)).collect();
+        assert_eq!(victim(busy.iter().copied(), "ip:5"), Err(Crowded::Server));
     }
 }
