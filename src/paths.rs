@@ -10,6 +10,24 @@ pub fn cmp_home() -> Option<PathBuf> {
     }
 }
 
+/// `text` with the absolute `$CMP_HOME` written as `$CMP_HOME`: messages sent to remote
+/// clients (HTTP, MCP over HTTP) name where the policy lives without revealing the server's
+/// directory layout.
+pub fn redact_home(text: &str) -> std::borrow::Cow<'_, str> {
+    match cmp_home() {
+        Some(home) => {
+            let home = home.to_string_lossy();
+            let home = home.trim_end_matches('/');
+            if home.len() > 1 && text.contains(home) {
+                std::borrow::Cow::Owned(text.replace(home, "$CMP_HOME"))
+            } else {
+                std::borrow::Cow::Borrowed(text)
+            }
+        }
+        None => std::borrow::Cow::Borrowed(text),
+    }
+}
+
 /// The canonical install root, `$CMP_HOME/tools`.
 pub fn tools_root() -> Option<PathBuf> {
     cmp_home().map(|h| h.join("tools"))

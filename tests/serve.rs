@@ -3,6 +3,8 @@
 //! (`--port 0`) and prints its URL; nothing depends on a fixed port.
 
 mod common;
+#[path = "serve/limits.rs"]
+mod limits;
 
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};

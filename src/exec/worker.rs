@@ -635,7 +635,7 @@ fn relay_stderr(stderr: impl Read, tail: &Mutex<String>) {
         let line = String::from_utf8_lossy(&line).into_owned();
         dying = dying || CRASH_LINES.iter().any(|c| line.contains(c));
         if !dying {
-            eprintln!("{line}");
+            crate::log_sink::line(line.clone());
         }
         if let Ok(mut t) = tail.lock() {
             t.push_str(&line);

@@ -45,7 +45,7 @@ impl Registry {
         let mut names: HashSet<String> = tools.iter().map(|t| t.name.clone()).collect();
         let scan = registry::scan(roots);
         for s in &scan.skipped {
-            eprintln!("cmpx mcp: skipping {}: {}", s.path.display(), s.reason);
+            crate::log_line!("cmpx mcp: skipping {}: {}", s.path.display(), s.reason);
         }
         for installed in scan
             .tools
@@ -55,14 +55,14 @@ impl Registry {
             let cap = match installed.capability() {
                 Ok(c) => c,
                 Err(e) => {
-                    eprintln!("cmpx mcp: skipping {}: {e}", installed.dir.display());
+                    crate::log_line!("cmpx mcp: skipping {}: {e}", installed.dir.display());
                     continue;
                 }
             };
             for (i, intent) in cap.intents.iter().enumerate() {
                 let name = mcp::intent_name(installed.name(), intent, i);
                 if !names.insert(name.clone()) {
-                    eprintln!("cmpx mcp: skipping {name}: the name is taken");
+                    crate::log_line!("cmpx mcp: skipping {name}: the name is taken");
                     continue;
                 }
                 tools.push(McpTool {

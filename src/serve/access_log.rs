@@ -20,7 +20,8 @@ pub async fn log(request: Request, next: Next) -> Response {
         .map(|c| c.0.ip().to_string())
         .unwrap_or_else(|| "-".to_string());
     let response = next.run(request).await;
-    eprintln!(
+    // Through the non-blocking sink: a stderr nobody reads must not stall the runtime.
+    crate::log_line!(
         "{peer} {method} {path} {} {:.1} ms",
         response.status().as_u16(),
         started.elapsed().as_secs_f64() * 1e3

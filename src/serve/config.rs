@@ -8,10 +8,6 @@ use std::time::Duration;
 /// 5000, 8000 and 8080).
 pub const DEFAULT_PORT: u16 = 7878;
 
-/// How long in-flight requests may take to finish after SIGINT/SIGTERM before their calls are
-/// cancelled.
-pub const DRAIN: Duration = Duration::from_secs(10);
-
 /// Rate limit per client address: a token bucket refilled at `per_second`, holding `burst`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Rate {

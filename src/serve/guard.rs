@@ -69,7 +69,7 @@ fn admit(
         let given = headers
             .get(header::AUTHORIZATION)
             .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "))
+            .and_then(bearer)
             .unwrap_or("");
         if !same_secret(given.trim().as_bytes(), token.as_bytes()) {
             let mut response = refuse(
@@ -103,14 +103,20 @@ fn admit(
     Ok(())
 }
 
+/// The credentials of an `Authorization: Bearer …` value; the scheme is case-insensitive
+/// (RFC 9110 §11.1).
+fn bearer(value: &str) -> Option<&str> {
+    let (scheme, credentials) = value.trim_start().split_once([' ', '\t'])?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| credentials.trim())
+}
+
 /// Compares in time independent of where the inputs differ, so the token cannot be guessed
 /// a byte at a time.
 fn same_secret(given: &[u8], expected: &[u8]) -> bool {
-    let mut diff = given.len() ^ expected.len();
-    for (i, &e) in expected.iter().enumerate() {
-        diff |= usize::from(given.get(i).copied().unwrap_or(0) ^ e);
-    }
-    diff == 0
+    use subtle::ConstantTimeEq;
+    given.ct_eq(expected).into()
 }
 
 /// A ToolResult error with `status`.
@@ -120,6 +126,17 @@ pub fn refuse(status: StatusCode, code: ErrorCode, message: String) -> Response 
 
 /// A ToolResult as a JSON response.
 pub fn result_response(status: StatusCode, result: &ToolResult) -> Response {
+    let redacted;
+    let result = match result.error.as_deref().map(crate::paths::redact_home) {
+        Some(std::borrow::Cow::Owned(error)) => {
+            redacted = ToolResult {
+                error: Some(error),
+                ..result.clone()
+            };
+            &redacted
+        }
+        _ => result,
+    };
     let body = serde_json::to_vec(result).unwrap_or_else(|_| {
         br#"{"success":false,"error":"the result could not be serialised","errorCode":"INTERNAL_ERROR"}"#.to_vec()
     });
@@ -148,5 +165,14 @@ mod tests {
         assert!(!same_secret(b"0123456789abcde", b"0123456789abcdef"));
         assert!(!same_secret(b"0123456789abcdef0", b"0123456789abcdef"));
         assert!(!same_secret(b"", b"0123456789abcdef"));
+    }
+
+    #[test]
+    fn the_bearer_scheme_is_case_insensitive() {
+        assert_eq!(bearer("Bearer abc"), Some("abc"));
+        assert_eq!(bearer("bearer abc"), Some("abc"));
+        assert_eq!(bearer("BEARER  abc "), Some("abc"));
+        assert_eq!(bearer("Basic abc"), None);
+        assert_eq!(bearer("Bearerabc"), None);
     }
 }

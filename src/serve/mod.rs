@@ -1,6 +1,7 @@
 //! `cmpx serve`: the catalogue over HTTP with axum: CTP execution endpoints and the discovery
 //! documents, behind one guard (loopback by default, a bearer token otherwise, Host and
-//! Origin checks, rate limits) and bounded in body size, run time and concurrency.
+//! Origin checks, rate limits) and bounded in body size, run time, concurrency, connections
+//! and time to shut down.
 
 mod access_log;
 mod body;
@@ -9,6 +10,8 @@ mod btcp_agent;
 mod config;
 mod documents;
 mod guard;
+mod intake;
+mod listen;
 mod mcp;
 mod mcp_modern;
 mod pages;
@@ -19,8 +22,14 @@ mod tools;
 
 pub use config::{Config, DEFAULT_PORT, parse_rate};
 
+use crate::log_sink;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
+
+/// After the drain, how long the process may take to end before it exits regardless (calls
+/// cancelled, workers told to stop).
+const EXIT_GRACE: Duration = Duration::from_secs(3);
 
 /// Runs the server until SIGINT or SIGTERM; the exit code for the process.
 pub fn serve(config: Config) -> i32 {
@@ -35,7 +44,11 @@ pub fn serve(config: Config) -> i32 {
             return crate::ExitCode::ToolFailed.code();
         }
     };
-    runtime.block_on(run(config))
+    let code = runtime.block_on(run(config));
+    // Blocking calls still running (cancelled, finishing) must not hold the exit up.
+    runtime.shutdown_timeout(EXIT_GRACE);
+    log_sink::flush(Duration::from_secs(1));
+    code
 }
 
 async fn run(config: Config) -> i32 {
@@ -66,31 +79,30 @@ async fn run(config: Config) -> i32 {
     let state = Arc::new(routes::State::new(config, local));
     // The one line on stdout is the address, so a script can read it (`--port 0`).
     println!("http://{local}/");
-    eprintln!(
-        "cmpx serve: listening on http://{local}/ ({}); Ctrl-C stops",
-        state.config.describe()
+    // From here on, diagnostics never block a runtime thread (a stderr nobody reads).
+    log_sink::start();
+    crate::log_line!(
+        "cmpx serve: listening on http://{local}/ ({}; request bodies in memory at most {}); Ctrl-C stops",
+        state.config.describe(),
+        crate::limits::human(state.body_budget.total_bytes())
     );
     let app = routes::router(state.clone());
-    let served = axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown_signal(state.clone()))
-    .await;
-    match served {
-        Ok(()) => {
-            eprintln!("cmpx serve: stopped");
-            crate::ExitCode::Success.code()
-        }
-        Err(e) => {
-            eprintln!("error: the server stopped: {e}");
-            crate::ExitCode::ToolFailed.code()
-        }
+    listen::serve(listener, app, shutdown_signal(state.clone())).await;
+    state.cancel_all();
+    let dropped = log_sink::dropped();
+    if dropped > 0 {
+        crate::log_line!(
+            "cmpx serve: stopped; {dropped} log line(s) were dropped because standard error was not being read"
+        );
+    } else {
+        crate::log_line!("cmpx serve: stopped");
     }
+    crate::ExitCode::Success.code()
 }
 
-/// Resolves on SIGINT or SIGTERM. In-flight requests then finish (axum drains them); calls
-/// still running after [`config::DRAIN`] are cancelled, which stops their workers.
+/// Resolves on SIGINT or SIGTERM. Idle connections then close and requests in flight may
+/// finish for [`listen::DRAIN`]; then their connections are cut and their calls cancelled. A
+/// watchdog ends the process [`EXIT_GRACE`] after that, whatever is still running.
 async fn shutdown_signal(state: Arc<routes::State>) {
     let interrupt = tokio::signal::ctrl_c();
     let terminate = async {
@@ -105,12 +117,18 @@ async fn shutdown_signal(state: Arc<routes::State>) {
         _ = interrupt => {}
         _ = terminate => {}
     }
-    eprintln!("cmpx serve: shutting down; finishing requests in flight");
+    crate::log_line!(
+        "cmpx serve: shutting down; finishing requests in flight (at most {} s)",
+        listen::DRAIN.as_secs()
+    );
     // Browser streams and sockets never finish by themselves: let their owners go.
     state.btcp.shutdown();
-    let drain = state.clone();
-    tokio::spawn(async move {
-        tokio::time::sleep(config::DRAIN).await;
-        drain.cancel_all();
-    });
+    let deadline = listen::DRAIN + EXIT_GRACE * 2;
+    let _ = std::thread::Builder::new()
+        .name("cmpx-exit".into())
+        .spawn(move || {
+            std::thread::sleep(deadline);
+            let _ = log_sink::flush(Duration::from_millis(200));
+            std::process::exit(crate::ExitCode::Success.code());
+        });
 }

@@ -22,10 +22,6 @@ pub async fn post(state: axum::extract::State<Arc<State>>, request: Request) -> 
     if declared.is_some_and(|n| n > max) {
         return *super::body::too_large(max);
     }
-    let permit = match super::tools::slot(&state).await {
-        Ok(p) => p,
-        Err(r) => return *r,
-    };
     let bytes = match Bytes::from_request(request, &()).await {
         Ok(b) => b,
         Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
@@ -42,6 +38,10 @@ pub async fn post(state: axum::extract::State<Arc<State>>, request: Request) -> 
         Ok(Value::Object(map)) => map,
         Ok(_) => return refuse("the body must be a JSON object: a recipe and its input".into()),
         Err(e) => return refuse(format!("the body is not valid JSON: {e}")),
+    };
+    let permit = match super::tools::slot(&state).await {
+        Ok(p) => p,
+        Err(r) => return *r,
     };
     let timeout = state.config.tool_timeout;
     let response = super::tools::cancellable(&state, move |cancelled| {

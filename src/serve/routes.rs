@@ -3,7 +3,7 @@
 
 use super::config::Config;
 use super::rate::Limiter;
-use super::{access_log, btcp, btcp_agent, documents, guard, mcp, pages, tools};
+use super::{access_log, btcp, btcp_agent, documents, guard, intake, mcp, pages, tools};
 use axum::Router;
 use axum::http::{HeaderName, HeaderValue, Method, header};
 use axum::routing::get;
@@ -19,6 +19,8 @@ pub struct State {
     pub limiter: Option<Limiter>,
     /// One permit per tool call allowed to run.
     pub runs: Arc<tokio::sync::Semaphore>,
+    /// Request bodies held in memory at once (read whole before routes run).
+    pub body_budget: intake::Budget,
     /// The cancel flags of calls in flight, so shutdown can stop them.
     calls: Mutex<Vec<std::sync::Weak<AtomicBool>>>,
     /// MCP over HTTP: the shared stateless engine and the 2025-era sessions.
@@ -33,6 +35,7 @@ impl State {
         State {
             limiter: config.rate.map(Limiter::new),
             runs: Arc::new(tokio::sync::Semaphore::new(config.max_concurrent)),
+            body_budget: intake::Budget::new(config.max_concurrent, config.max_body),
             calls: Mutex::new(Vec::new()),
             mcp: mcp::Sessions::new(config.allow_adapters, config.max_concurrent, btcp.clone()),
             btcp,
@@ -63,7 +66,9 @@ impl State {
         if self.config.token.is_some() {
             return true;
         }
-        let name = host_name(host);
+        let Some(name) = host_name(host) else {
+            return false;
+        };
         if name.eq_ignore_ascii_case("localhost")
             || name
                 .trim_start_matches('[')
@@ -119,12 +124,36 @@ impl State {
     }
 }
 
-/// The name part of a Host header (`[::1]:80` → `[::1]`, `a:1` → `a`).
-fn host_name(host: &str) -> &str {
-    if host.starts_with('[') {
-        return host.split_inclusive(']').next().unwrap_or(host);
+/// The name part of a Host header read as an RFC 9110 authority without user info: `[v6]`,
+/// an IPv4 address or a registered name, then an optional `:port` of digits (`[::1]:80` →
+/// `[::1]`, `a:1` → `a`). `None` for anything else (`[::1]evil.com`, `localhost:80@evil.com`,
+/// `127.0.0.1:1,evil.com`), which no browser sends and a proxy should not forward.
+fn host_name(host: &str) -> Option<&str> {
+    let (name, port) = if host.starts_with('[') {
+        let end = host.find(']')?;
+        let (name, rest) = host.split_at(end + 1);
+        name[1..end].parse::<std::net::Ipv6Addr>().ok()?;
+        (name, rest)
+    } else {
+        match host.find(':') {
+            Some(i) => host.split_at(i),
+            None => (host, ""),
+        }
+    };
+    if !port.is_empty() {
+        let digits = port.strip_prefix(':')?;
+        if digits.is_empty() || digits.len() > 5 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        digits.parse::<u16>().ok()?;
     }
-    host.rsplit_once(':').map_or(host, |(name, _)| name)
+    let plain = name.starts_with('[')
+        || (!name.is_empty()
+            && name.len() <= 253
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.'));
+    plain.then_some(name)
 }
 
 /// A Host value safe to put into a URL: letters, digits, `.-:[]` only.
@@ -182,6 +211,12 @@ pub fn router(state: Arc<State>) -> Router {
         .fallback(documents::not_found)
         .layer(axum::extract::DefaultBodyLimit::max(
             usize::try_from(state.config.max_body).unwrap_or(usize::MAX),
+        ))
+        // Bodies are read (under the limit, a deadline and the memory budget) only once the
+        // guard has admitted the request.
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            intake::read_whole,
         ))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -269,6 +304,18 @@ mod tests {
             "evil.example:7878",
             "",
             "localhost.evil.example:7878",
+            // Loose authorities a proxy might forward raw (issue 37, item 12).
+            "[::1]evil.com",
+            "localhost:80@evil.com",
+            "127.0.0.1:1,evil.com",
+            "[::1]:80:81",
+            "localhost:",
+            "localhost:99999",
+            "localhost:+80",
+            "127.0.0.1 ",
+            "[::1",
+            "[evil.com]",
+            "user@localhost",
         ] {
             assert!(!s.host_allowed(bad), "{bad}");
         }

@@ -43,12 +43,13 @@ pub async fn call_post(state: Shared, Path(id): Path<String>, request: Request) 
         Ok(def) => def,
         Err(r) => return *r,
     };
-    let permit = match slot(&state).await {
-        Ok(p) => p,
-        Err(r) => return *r,
-    };
+    // The body is whole already (serve::intake); parse it before taking a run slot.
     let args = match body::from_body(&def, request, state.config.max_body).await {
         Ok(args) => args,
+        Err(r) => return *r,
+    };
+    let permit = match slot(&state).await {
+        Ok(p) => p,
         Err(r) => return *r,
     };
     let response = run(&state, def, args).await;
@@ -75,12 +76,12 @@ pub async fn call_get(state: Shared, Path(id): Path<String>, request: Request) -
             .insert(header::ALLOW, HeaderValue::from_static("POST, OPTIONS"));
         return response;
     }
-    let permit = match slot(&state).await {
-        Ok(p) => p,
-        Err(r) => return *r,
-    };
     let args = match body::from_query(request.uri().query()) {
         Ok(args) => args,
+        Err(r) => return *r,
+    };
+    let permit = match slot(&state).await {
+        Ok(p) => p,
         Err(r) => return *r,
     };
     let response = run(&state, def, args).await;
