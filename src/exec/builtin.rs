@@ -133,31 +133,8 @@ pub fn write_new_file(
     path: &Path,
     write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
 ) -> Result<(), ToolError> {
-    let shown = path.display();
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .map_err(|e| {
-            let why = if e.kind() == std::io::ErrorKind::AlreadyExists {
-                "it already exists, and cmpx does not overwrite files".to_string()
-            } else {
-                e.to_string()
-            };
-            ToolError::new(
-                ErrorCode::ExecutionError,
-                format!("cannot write the output to {shown}: {why}"),
-            )
-        })?;
-    write(&mut file)
-        .and_then(|()| file.sync_all())
-        .map_err(|e| {
-            let _ = std::fs::remove_file(path);
-            ToolError::new(
-                ErrorCode::ExecutionError,
-                format!("cannot write the output to {shown}: {e}"),
-            )
-        })
+    // Whole or not at all, even when the process is killed mid-write.
+    crate::new_file::write(path, write)
 }
 
 fn execute(def: &ToolDefinition, prepared: &Map<String, Value>) -> Result<Value, ToolError> {

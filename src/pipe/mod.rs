@@ -6,7 +6,6 @@
 pub mod bundled;
 pub mod call;
 pub mod handoff;
-pub mod new_file;
 pub mod parse;
 pub mod plan;
 pub mod recipe;

@@ -334,7 +334,7 @@ fn stream(
     };
     // An existing file is refused before the input is read, not after a long run; the
     // rename at the end refuses one that appears meanwhile.
-    if let Err(e) = super::new_file::refuse_existing(output) {
+    if let Err(e) = crate::new_file::refuse_existing(output) {
         return Ok(Streamed::failed(nothing(), last, e));
     }
     // The tool picks the alphabet from the whole input (standard first); a first Base64
@@ -355,7 +355,7 @@ fn stream(
     let mut unreadable = None;
     let mut utf8 = Utf8Check::default();
     let mut hasher = <sha2::Sha256 as sha2::Digest>::new();
-    let written = super::new_file::write(output, |file| {
+    let written = crate::new_file::write(output, |file| {
         let mut out = io::BufWriter::with_capacity(PIECE, file);
         let mut piece = vec![0; PIECE];
         let mut total: u64 = 0;
