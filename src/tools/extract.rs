@@ -1,14 +1,17 @@
-//! Extraction of structured tokens from free text: e-mail addresses and URLs (linkify), and
+//! Extraction of structured tokens from free text: URLs (linkify), and e-mail addresses,
 //! domains, IP and MAC addresses, ISO 8601 dates, hex digests, file paths and card numbers
 //! (regex candidates, then validated, with context checks against common false positives).
+//! Addresses and domains may be internationalised (RFC 6531 local parts, IDNA domains).
 
 use super::ToolFn;
 use super::args::Args;
 use crate::ctp::{ToolError, ToolOutcome};
+use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
 use indexmap::IndexMap;
 use linkify::{LinkFinder, LinkKind};
 use regex::Regex;
 use serde_json::{Map, Value, json};
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::net::{Ipv4Addr, Ipv6Addr};
 use std::sync::OnceLock;
@@ -51,6 +54,7 @@ const GROUPS: &[&str] = &[
 /// Candidate patterns, compiled once. Validation and context checks happen in code because
 /// the regex crate has no look-around.
 struct Patterns {
+    email: Regex,
     domain: Regex,
     ipv4: Regex,
     ipv6: Regex,
@@ -66,10 +70,18 @@ fn patterns() -> Result<&'static Patterns, ToolError> {
     static P: OnceLock<Result<Patterns, String>> = OnceLock::new();
     let compiled = P.get_or_init(|| {
         let re = |p: &str| Regex::new(p).map_err(|e| e.to_string());
+        // A domain label: letters, marks and digits of any script, hyphens inside (IDNA
+        // U-labels and ASCII LDH labels alike); lengths are checked on the A-label later. A
+        // top-level domain is letters, or Punycode tried first so "xn--p1ai" is not cut at "xn".
+        let label = r"[\p{L}\p{M}\p{N}](?:[\p{L}\p{M}\p{N}-]*[\p{L}\p{M}\p{N}])?";
+        // RFC 5322 atext, with any letter, mark or digit for RFC 6531's UTF8-non-ascii (other
+        // non-ASCII characters, such as « » or an em dash, are the text around an address).
+        let atext = r"[\p{L}\p{M}\p{N}!#$%&'*+/=?^_`{|}~-]";
         Ok(Patterns {
-            domain: re(
-                r"(?i)\b(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}\b",
-            )?,
+            email: re(&format!(r"{atext}+(?:\.{atext}+)*@(?:{label}\.)+{label}"))?,
+            domain: re(&format!(
+                r"\b(?:{label}\.)+(?:(?i:xn--)[a-z0-9-]*[a-z0-9]|[\p{{L}}][\p{{L}}\p{{M}}]+)\b"
+            ))?,
             ipv4: re(r"\b(?:\d{1,3}\.){3}\d{1,3}\b")?,
             ipv6: re(
                 r"(?i)(?:[0-9a-f]{0,4}:){2,7}(?:(?:\d{1,3}\.){3}\d{1,3}|[0-9a-f]{0,4})(?:%[0-9a-z._-]+)?",
@@ -119,6 +131,28 @@ fn scan(
         }
     }
     found
+}
+
+/// A domain as IDNA (UTS #46) turns it into ASCII for the DNS: None unless every label is
+/// valid (mapped, NFC, Bidi and joiner rules, at most 63 octets) and the whole fits in 253.
+fn domain_to_ascii(domain: &str) -> Option<Cow<'_, str>> {
+    // Hyphens are allowed anywhere: real host names such as r3---sn-abc.example.com have "--"
+    // in the third and fourth places, which only the stricter IDNA2008 check forbids.
+    Uts46::new()
+        .to_ascii(
+            domain.as_bytes(),
+            AsciiDenyList::STD3,
+            Hyphens::Allow,
+            DnsLength::Verify,
+        )
+        .ok()
+}
+
+/// Whether a domain's last label (in ASCII form) can be a top-level domain: two or more
+/// letters, or an internationalised one (`xn--…`, already checked as Punycode).
+fn plausible_tld(ascii_domain: &str) -> bool {
+    let tld = ascii_domain.rsplit('.').next().unwrap_or_default();
+    tld.starts_with("xn--") || (tld.len() >= 2 && tld.bytes().all(|b| b.is_ascii_alphabetic()))
 }
 
 fn before(text: &str, i: usize) -> Option<char> {
@@ -383,9 +417,75 @@ fn find_windows_paths(p: &Patterns, text: &str) -> Vec<String> {
     })
 }
 
+/// E-mail addresses (RFC 5321 dot-atom local part, RFC 6531 for non-ASCII) at a domain with
+/// at least one dot, a plausible top-level domain and valid IDNA labels, or at a dotted IPv4
+/// address.
+fn find_emails(p: &Patterns, text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut pos = 0;
+    while let Some(m) = p.email.find_at(text, pos) {
+        pos = m.end();
+        let address = m.as_str();
+        let (local, domain) = address.rsplit_once('@').unwrap_or_default();
+        // In "@me@example.com" or "me@example.com_x" the address does not end or start here.
+        if matches!(before(text, m.start()), Some('@'))
+            || matches!(after(text, m.end()), Some('@' | '_' | '~'))
+        {
+            continue;
+        }
+        let domain_ok = domain.parse::<Ipv4Addr>().is_ok()
+            || domain_to_ascii(domain).is_some_and(|ascii| plausible_tld(&ascii));
+        // RFC 5321 §4.5.3.1.1: a local part is at most 64 octets.
+        if local.len() <= 64 && domain_ok {
+            found.push(address.to_string());
+        }
+    }
+    found
+}
+
+/// URLs with a scheme, by linkify. linkify takes a host's top-level domain only if it starts
+/// with two ASCII letters, which loses every URL on an internationalised top-level domain
+/// (https://пример.рф/). So it reads a copy of the text in which each non-ASCII letter or digit
+/// after a "://" is spelt as ASCII letters of the same byte length: the ranges it finds are the
+/// same as in the text, and only that check sees a difference.
+fn find_urls(text: &str) -> Vec<String> {
+    let masked = ascii_letters_after_schemes(text);
+    let mut finder = LinkFinder::new();
+    finder.kinds(&[LinkKind::Url]).url_must_have_scheme(true);
+    finder
+        .links(&masked)
+        .filter_map(|l| text.get(l.start()..l.end()))
+        .map(str::to_string)
+        .collect()
+}
+
+fn ascii_letters_after_schemes(text: &str) -> Cow<'_, str> {
+    if text.is_ascii() || !text.contains("://") {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut in_url = false;
+    for (i, c) in text.char_indices() {
+        if c.is_whitespace() {
+            in_url = false;
+        } else if text[i..].starts_with("://") {
+            in_url = true;
+        }
+        if in_url && !c.is_ascii() && c.is_alphanumeric() {
+            out.extend(std::iter::repeat_n('x', c.len_utf8()));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 fn find_domains(p: &Patterns, text: &str) -> Vec<String> {
     scan(&p.domain, text, |start, end| {
         let domain = &text[start..end];
+        if domain_to_ascii(domain).is_none_or(|ascii| !plausible_tld(&ascii)) {
+            return None;
+        }
         let tld = domain
             .rsplit('.')
             .next()
@@ -562,18 +662,8 @@ fn text_extractor(args: &Args) -> ToolOutcome {
     };
     for &kind in &wanted {
         match kind {
-            "email" | "url" => {
-                let mut finder = LinkFinder::new();
-                if kind == "email" {
-                    finder.kinds(&[LinkKind::Email]);
-                } else {
-                    finder.kinds(&[LinkKind::Url]).url_must_have_scheme(true);
-                }
-                add(
-                    kind,
-                    finder.links(text).map(|l| l.as_str().to_string()).collect(),
-                );
-            }
+            "email" => add(kind, find_emails(p, text)),
+            "url" => add(kind, find_urls(text)),
             "domain" => add(kind, find_domains(p, text)),
             "ipv4" => add(kind, find_ipv4(p, text)),
             "ipv6" => add(kind, find_ipv6(p, text)),
@@ -660,6 +750,57 @@ mod tests {
         );
         assert_eq!(data["counts"]["domain"], 3);
         assert_eq!(data["total"], 7);
+    }
+
+    // RFC 6531 addresses and IDNA domains; the Punycode forms are what `idn2` gives
+    // (пример.рф = xn--e1afmkfd.xn--p1ai, bücher.de = xn--bcher-kva.de).
+    #[test]
+    fn internationalised_addresses_domains_and_urls() {
+        let data = extract(
+            "Write to user@пример.рф or info@example.com, 用户@例子.广告, Pelé@bücher.de \
+             and admin@xn--e1afmkfd.xn--p1ai; site https://пример.рф/путь and bücher.de.",
+            "email,url,domain",
+        );
+        assert_eq!(
+            data["results"]["email"],
+            json!([
+                "user@пример.рф",
+                "info@example.com",
+                "用户@例子.广告",
+                "Pelé@bücher.de",
+                "admin@xn--e1afmkfd.xn--p1ai"
+            ])
+        );
+        assert_eq!(data["results"]["url"], json!(["https://пример.рф/путь"]));
+        assert_eq!(
+            data["results"]["domain"],
+            json!([
+                "пример.рф",
+                "example.com",
+                "例子.广告",
+                "bücher.de",
+                "xn--e1afmkfd.xn--p1ai"
+            ])
+        );
+    }
+
+    #[test]
+    fn non_addresses_are_still_rejected() {
+        // A top-level domain of digits, a domain without a dot, a doubled '@', a local part
+        // over 64 octets (RFC 5321 §4.5.3.1.1), a label over 63 octets, a label that opens with a
+        // combining mark (UTS #46 validity criteria);
+        // French quotes and an em dash are text around an address, not part of it.
+        let long_local = format!("{}@example.com", "a".repeat(65));
+        let long_label = format!("x@{}.com", "b".repeat(64));
+        let text = format!(
+            "v@host.c0m, root@localhost, x@me@example.org, {long_local} {long_label} \
+             z@\u{301}ab.com; «marie@exemple.fr»—ok, jo@пример.рф—",
+        );
+        let data = extract(&text, "email");
+        assert_eq!(
+            data["results"]["email"],
+            json!(["marie@exemple.fr", "jo@пример.рф"])
+        );
     }
 
     // Documentation addresses: RFC 5737 (IPv4), RFC 3849 (IPv6), RFC 7042 (MAC 00-00-5E).
