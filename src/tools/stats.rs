@@ -51,10 +51,11 @@ fn text_statistics(args: &Args) -> ToolOutcome {
     let characters = input.graphemes(true).count();
     let whitespace = input.chars().filter(|c| c.is_whitespace()).count();
     // unicode-segmentation 1.13 overflows on empty input, which has no sentences anyway.
-    let sentences = if input.is_empty() {
+    let prose = sentence_text(input);
+    let sentences = if prose.is_empty() {
         0
     } else {
-        input
+        prose
             .unicode_sentences()
             .filter(|s| s.chars().any(char::is_alphanumeric))
             .count()
@@ -81,6 +82,37 @@ fn text_statistics(args: &Args) -> ToolOutcome {
         "speakingTimeSeconds": seconds(SPEAKING_WPM),
         "topWords": top.into_iter().map(|(word, count)| json!({"word": word, "count": count})).collect::<Vec<_>>(),
     }))
+}
+
+/// The text as sentence segmentation should see it. UAX #29 ends a sentence at every CR, LF,
+/// NEL and LINE SEPARATOR (rule SB4, "Sep | CR | LF ÷"), so one sentence wrapped over three
+/// lines counted as three. A line break is not a terminator: inside a paragraph it becomes a
+/// space. A blank line still ends a sentence that has no terminator (a heading, a list item),
+/// so paragraphs are joined by a PARAGRAPH SEPARATOR, which SB4 breaks after.
+fn sentence_text(input: &str) -> String {
+    let mut out = String::with_capacity(input.len());
+    // A line break since the last text, and whether a blank line came with it.
+    let mut broke = false;
+    let mut blank = false;
+    for (line, ending) in line_breaks::lines_with_endings(input) {
+        if line.trim().is_empty() {
+            blank |= broke;
+            continue;
+        }
+        if broke {
+            out.push(if blank { '\u{2029}' } else { ' ' });
+        }
+        out.extend(line.chars().map(|c| {
+            if matches!(c, '\u{85}' | '\u{2028}') {
+                ' '
+            } else {
+                c
+            }
+        }));
+        broke = !ending.is_empty();
+        blank = false;
+    }
+    out
 }
 
 /// Paragraphs are runs of non-blank lines separated by blank (whitespace-only) lines.
@@ -174,6 +206,25 @@ mod tests {
         assert_eq!(d["speakingTimeSeconds"], 95);
         assert_eq!(d["averageWordLength"], 4.0);
         assert_eq!(d["whitespace"], 237);
+    }
+
+    #[test]
+    fn a_line_break_does_not_end_a_sentence() {
+        // One sentence wrapped over three lines, with each kind of line break.
+        for br in ["\n", "\r", "\r\n", "\u{85}", "\u{2028}"] {
+            let text = format!("The quick brown{br}fox jumps over{br}the lazy dog.{br}");
+            assert_eq!(stats(&text)["sentences"], 1, "{br:?}");
+        }
+        let d = stats("It was wrapped\nhere. And the next one\r\nends here! Last?");
+        assert_eq!(d["sentences"], 3);
+        // A blank line (even one holding spaces) ends a paragraph, and with it a sentence that
+        // has no terminator, such as a heading; U+2029 PARAGRAPH SEPARATOR does the same.
+        assert_eq!(
+            stats("Introduction\n\nThe text starts\nhere.")["sentences"],
+            2
+        );
+        assert_eq!(stats("Item one\r\n \t\r\nItem two")["sentences"], 2);
+        assert_eq!(stats("Title\u{2029}Body text.")["sentences"], 2);
     }
 
     #[test]
