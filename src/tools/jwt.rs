@@ -283,18 +283,21 @@ fn jwt_encoder(args: &Args) -> ToolOutcome {
             EncodingKey::from_secret(&bytes)
         }
         Some(KeyMaterial::Pem(pem)) => {
-            let pem = pem.as_bytes();
-            match alg.family() {
-                AlgorithmFamily::Ec => EncodingKey::from_ec_pem(pem),
-                AlgorithmFamily::Ed => EncodingKey::from_ed_pem(pem),
-                _ => EncodingKey::from_rsa_pem(pem),
+            let key = match alg.family() {
+                AlgorithmFamily::Ec => EncodingKey::from_ec_pem(pem.as_bytes()),
+                AlgorithmFamily::Ed => EncodingKey::from_ed_pem(pem.as_bytes()),
+                _ => EncodingKey::from_rsa_pem(pem.as_bytes()),
             }
             .map_err(|e| {
                 ToolError::invalid(format!(
                     "privateKey is not a PEM {} private key for {alg_name}: {e}",
                     family_name(alg.family())
                 ))
-            })?
+            })?;
+            if alg.family() == AlgorithmFamily::Rsa {
+                check_rsa_key_size(pem, alg_name)?;
+            }
+            key
         }
     };
 
@@ -319,6 +322,41 @@ fn jwt_encoder(args: &Args) -> ToolOutcome {
         out["warnings"] = json!(warnings);
     }
     Ok(out)
+}
+
+/// RFC 7518 §3.3 (RS*) and §3.5 (PS*): "A key of size 2048 bits or larger MUST be used". A
+/// smaller key is refused, not warned about: a token signed with it is weak for as long as it
+/// is trusted. `pem` has already been read as an RSA key by jsonwebtoken, which does not tell
+/// the size, so the modulus is read again here.
+fn check_rsa_key_size(pem: &str, alg_name: &str) -> Result<(), ToolError> {
+    use rsa::pkcs1::DecodeRsaPrivateKey;
+    use rsa::pkcs8::DecodePrivateKey;
+    use rsa::traits::PublicKeyParts;
+    let block = pem::parse(pem.trim())
+        .map_err(|e| ToolError::invalid(format!("privateKey is not PEM: {e}")))?;
+    let key = match block.tag() {
+        "RSA PRIVATE KEY" => {
+            rsa::RsaPrivateKey::from_pkcs1_der(block.contents()).map_err(|e| e.to_string())
+        }
+        _ => rsa::RsaPrivateKey::from_pkcs8_der(block.contents()).map_err(|e| e.to_string()),
+    }
+    .map_err(|e| {
+        ToolError::invalid(format!(
+            "privateKey is not a PEM RSA private key for {alg_name}: {e}"
+        ))
+    })?;
+    let bits = key.n().bits();
+    if bits < 2048 {
+        let section = if alg_name.starts_with("PS") {
+            "3.5"
+        } else {
+            "3.3"
+        };
+        return Err(ToolError::invalid(format!(
+            "privateKey is a {bits}-bit RSA key; RFC 7518 §{section} requires a key of 2048 bits or larger for {alg_name}"
+        )));
+    }
+    Ok(())
 }
 
 /// RFC 7518 §3.2: an HMAC key at least as long as the hash output.
@@ -402,6 +440,42 @@ MC4CAQAwBQYDK2VwBCIEIKBKSuR9HgNwiGMQs/P1JBt7n0Hsn7VLL+BXsfelGb+I
     const ED_PUBLIC: &str = "-----BEGIN PUBLIC KEY-----
 MCowBQYDK2VwAyEApYQKriqntXiHfDGaIpzZ8h2cyxSWTCfkgPvcedk09Ps=
 -----END PUBLIC KEY-----
+";
+
+    // `openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:1024`, and the same key as
+    // PKCS#1 (`openssl rsa -traditional`): too small for RS*/PS* (RFC 7518 §3.3, §3.5).
+    const RSA_1024_PKCS8: &str = "-----BEGIN PRIVATE KEY-----
+MIICdgIBADANBgkqhkiG9w0BAQEFAASCAmAwggJcAgEAAoGBAMPG7eMUMMzN0wLj
+wIlBP5cp5k6UDT1KftBgTozL3DgY/JiMmZahg/pStKkJ1zs1QaWDkOa6SoHc9jV0
+098TUGNGY+vYetxevrZufN6U7jBlXgvn9fBmlxxKNvJjD3ZIMnkl9NEHX/s1CD0J
+86pSqGvN3nKXnoQJrc/30YcN5DKDAgMBAAECgYBl7ospMff+iiOVW5OBYxGC2PPq
+cbc69DB2uc3sDLBKHOhXXM0S2mFm0ezyHgeL8jyNuqSVHOVyG+OtDXjKqrmtLXdy
+I7zuYZhPhFok6vDIUksN/4EbRG3agGXq4KyUOZQPxKeBAiu91FfhJf4Qm5TwtU7n
+0AcFKF7ba93p60e5AQJBAOBLAOcKJDWVlzRv6wvQbNTGnizJqwlv3oIwI24zFtbA
+0BbzXxtjlHyh9jNpd5/Zp/gRwR5AWY3+vT2M4v7vRsMCQQDfc/S3rZf8dKI69BQa
+cReVqvpaiFXyp46Uz7sGgsGem1lgdUk3OvT/NdB+pYSCHrHAld8kaxs6RuzVqD7b
+GilBAkALSltCRhVqiRwybIvVbWl9EH533LL6Z6I4xXmTG4lDyDLxZNDdzRZ1a6W8
+EswNxOQarbId9rlLV45pIcVvddYHAkEAnCiFFPgUBzHbTifVBMWUHdxnKW2t4u6G
+Dik+IsauWRFn3KkaiaaCIPiSxG8Xs3eP8W7Lir/vP0LhsE7r3mLiAQJAEJI4ucfY
+YT1LaIeWpMpA4lkoXDg4LnnCjgft4361GwIikaaO42+7EMzwHhTagaFlNAs21LoS
+mto3JiAN5BGhZw==
+-----END PRIVATE KEY-----
+";
+    const RSA_1024_PKCS1: &str = "-----BEGIN RSA PRIVATE KEY-----
+MIICXAIBAAKBgQDDxu3jFDDMzdMC48CJQT+XKeZOlA09Sn7QYE6My9w4GPyYjJmW
+oYP6UrSpCdc7NUGlg5DmukqB3PY1dNPfE1BjRmPr2HrcXr62bnzelO4wZV4L5/Xw
+ZpccSjbyYw92SDJ5JfTRB1/7NQg9CfOqUqhrzd5yl56ECa3P99GHDeQygwIDAQAB
+AoGAZe6LKTH3/oojlVuTgWMRgtjz6nG3OvQwdrnN7AywShzoV1zNEtphZtHs8h4H
+i/I8jbqklRzlchvjrQ14yqq5rS13ciO87mGYT4RaJOrwyFJLDf+BG0Rt2oBl6uCs
+lDmUD8SngQIrvdRX4SX+EJuU8LVO59AHBShe22vd6etHuQECQQDgSwDnCiQ1lZc0
+b+sL0GzUxp4syasJb96CMCNuMxbWwNAW818bY5R8ofYzaXef2af4EcEeQFmN/r09
+jOL+70bDAkEA33P0t62X/HSiOvQUGnEXlar6WohV8qeOlM+7BoLBnptZYHVJNzr0
+/zXQfqWEgh6xwJXfJGsbOkbs1ag+2xopQQJAC0pbQkYVaokcMmyL1W1pfRB+d9yy
++meiOMV5kxuJQ8gy8WTQ3c0WdWulvBLMDcTkGq2yHfa5S1eOaSHFb3XWBwJBAJwo
+hRT4FAcx204n1QTFlB3cZyltreLuhg4pPiLGrlkRZ9ypGommgiD4ksRvF7N3j/Fu
+y4q/7z9C4bBO695i4gECQBCSOLnH2GE9S2iHlqTKQOJZKFw4OC55wo4H7eN+tRsC
+IpGmjuNvuxDM8B4U2oGhZTQLNtS6EpraNyYgDeQRoWc=
+-----END RSA PRIVATE KEY-----
 ";
 
     fn jwt_io_payload() -> Value {
@@ -598,6 +672,40 @@ MCowBQYDK2VwAyEApYQKriqntXiHfDGaIpzZ8h2cyxSWTCfkgPvcedk09Ps=
             json!({"token": forged, "publicKey": EC_PUBLIC}),
         );
         assert_eq!(bad["signatureValid"], false);
+    }
+
+    #[test]
+    fn refuses_rsa_keys_under_2048_bits() {
+        for (alg, key, section) in [
+            ("RS256", RSA_1024_PKCS8, "§3.3"),
+            ("RS512", RSA_1024_PKCS1, "§3.3"),
+            ("PS256", RSA_1024_PKCS8, "§3.5"),
+            ("PS384", RSA_1024_PKCS1, "§3.5"),
+        ] {
+            let (code, msg) = run_err(
+                "jwt-encoder",
+                json!({"payload": jwt_io_payload(), "algorithm": alg, "privateKey": key}),
+            );
+            assert_eq!(code, ErrorCode::InvalidInput, "{alg}");
+            assert_eq!(
+                msg,
+                format!(
+                    "privateKey is a 1024-bit RSA key; RFC 7518 {section} requires a key of 2048 bits or larger for {alg}"
+                )
+            );
+        }
+        // The 2048-bit key signs with every RSA algorithm.
+        for alg in ["RS384", "PS256", "PS512"] {
+            let data = run_ok(
+                "jwt-encoder",
+                json!({"payload": {"sub": "x"}, "algorithm": alg, "privateKey": RSA_PRIVATE}),
+            );
+            let ok = run_ok(
+                "jwt-decoder",
+                json!({"token": data["output"], "publicKey": RSA_PUBLIC}),
+            );
+            assert_eq!(ok["signatureValid"], true, "{alg}");
+        }
     }
 
     #[test]
