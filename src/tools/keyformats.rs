@@ -137,12 +137,14 @@ fn pem_converter(args: &Args) -> ToolOutcome {
         mode = if trimmed.starts_with('{') {
             "to-pem"
         } else if trimmed.starts_with("-----BEGIN ") {
+            // The first block's label, passing over the EC PARAMETERS block that
+            // `openssl ecparam -genkey` writes before its key.
             let label = trimmed
                 .lines()
-                .next()
-                .unwrap_or_default()
-                .trim_start_matches("-----BEGIN ")
-                .trim_end_matches('-');
+                .filter_map(|l| l.trim().strip_prefix("-----BEGIN "))
+                .map(|l| l.trim_end_matches('-'))
+                .find(|l| *l != "EC PARAMETERS")
+                .unwrap_or("EC PARAMETERS");
             if label.ends_with("KEY") || label == "CERTIFICATE" {
                 "to-jwk"
             } else {
@@ -271,9 +273,51 @@ struct KeyInfo {
     bits: Option<usize>,
 }
 
+/// Every key of the input as a JWK: one key gives the JWK itself, several (a PEM bundle or a
+/// certificate chain) give a JWK Set (RFC 7517 §5) with the details of each in `keys`.
 fn to_jwk(input: &str) -> ToolOutcome {
-    let blocks = read_blocks(input, "auto")?;
-    let block = &blocks[0];
+    let mut blocks = read_blocks(input, "auto")?;
+    // `openssl ecparam -genkey` writes the curve as an EC PARAMETERS block before the key,
+    // which names its curve again; it is not a key of its own.
+    blocks.retain(|b| b.label.as_deref() != Some("EC PARAMETERS"));
+    match blocks.as_slice() {
+        [] => Err(ToolError::invalid(
+            "the PEM holds only EC PARAMETERS, no key; give the EC PRIVATE KEY or PUBLIC KEY block",
+        )),
+        [block] => block_to_jwk(block),
+        several => {
+            let mut keys = Vec::with_capacity(several.len());
+            for (i, block) in several.iter().enumerate() {
+                keys.push(block_to_jwk(block).map_err(|e| {
+                    let label = block.label.as_deref().unwrap_or("DER");
+                    ToolError::invalid(format!(
+                        "PEM block {} of {} ({label}): {}",
+                        i + 1,
+                        several.len(),
+                        e.message
+                    ))
+                })?);
+            }
+            let jwks = json!({ "keys": keys.iter().map(|k| &k["jwk"]).collect::<Vec<_>>() });
+            let text = serde_json::to_string_pretty(&jwks).unwrap_or_default();
+            for key in &mut keys {
+                if let Some(m) = key.as_object_mut() {
+                    m.shift_remove("output");
+                    m.shift_remove("mode");
+                }
+            }
+            Ok(json!({
+                "output": text,
+                "mode": "to-jwk",
+                "jwks": jwks,
+                "keyCount": keys.len(),
+                "keys": keys,
+            }))
+        }
+    }
+}
+
+fn block_to_jwk(block: &Block) -> ToolOutcome {
     let label = block
         .label
         .clone()
@@ -638,19 +682,60 @@ fn jwk_member(jwk: &Map<String, Value>, name: &str) -> Result<Vec<u8>, ToolError
         .map_err(|e| ToolError::invalid(format!("JWK member '{name}' is not base64url: {e}")))
 }
 
+/// A JWK as PEM, or every key of a JWK Set (RFC 7517 §5): a set of one key converts like the
+/// key alone; of several, their PEM blocks one after the other in `output`, and the details of
+/// each in `keys`.
 fn jwk_to_pem(text: &str) -> ToolOutcome {
     let value = super::json::parse_value(text)
         .map_err(|e| ToolError::invalid(format!("the JWK: {}", e.message)))?;
-    let jwk = match &value {
-        Value::Object(m) if m.contains_key("keys") => m
-            .get("keys")
-            .and_then(Value::as_array)
-            .and_then(|a| a.first())
-            .and_then(Value::as_object)
-            .ok_or_else(|| ToolError::invalid("the JWK Set has no keys"))?,
-        Value::Object(m) => m,
-        _ => return Err(ToolError::invalid("the JWK must be a JSON object")),
+    let Value::Object(object) = &value else {
+        return Err(ToolError::invalid("the JWK must be a JSON object"));
     };
+    let Some(set) = object.get("keys") else {
+        return one_jwk_to_pem(object);
+    };
+    let members = set
+        .as_array()
+        .filter(|a| !a.is_empty())
+        .ok_or_else(|| ToolError::invalid("the JWK Set's 'keys' is not a non-empty array"))?;
+    if let [only] = members.as_slice() {
+        // A set of one key converts like that key alone, as it always has.
+        return member_to_pem(0, only);
+    }
+    let mut keys = Vec::with_capacity(members.len());
+    let mut blocks = Vec::with_capacity(members.len());
+    for (i, member) in members.iter().enumerate() {
+        let mut key = member_to_pem(i, member)?;
+        if let Some(m) = key.as_object_mut() {
+            if let Some(Value::String(pem)) = m.shift_remove("output") {
+                blocks.push(pem);
+            }
+            m.shift_remove("mode");
+            m.insert(
+                "kid".into(),
+                member.get("kid").cloned().unwrap_or(Value::Null),
+            );
+        }
+        keys.push(key);
+    }
+    Ok(json!({
+        "output": blocks.join("\n"),
+        "mode": "to-pem",
+        "keyCount": keys.len(),
+        "keys": keys,
+    }))
+}
+
+/// Member `i` of a JWK Set as PEM; an error says which member it is about.
+fn member_to_pem(i: usize, member: &Value) -> ToolOutcome {
+    member
+        .as_object()
+        .ok_or_else(|| ToolError::invalid("it is not a JSON object"))
+        .and_then(one_jwk_to_pem)
+        .map_err(|e| ToolError::invalid(format!("JWK Set keys[{i}]: {}", e.message)))
+}
+
+fn one_jwk_to_pem(jwk: &Map<String, Value>) -> ToolOutcome {
     let kty = jwk.get("kty").and_then(Value::as_str).unwrap_or_default();
     let private = jwk.contains_key("d");
     let lf = rsa::pkcs8::LineEnding::LF;
@@ -1660,6 +1745,93 @@ JMEhAphE8hxc2czw==
                 .as_str()
                 .unwrap()
                 .starts_with("-----BEGIN FOO-----")
+        );
+    }
+
+    // RFC 7517 Appendix A.1: a JWK Set of an EC P-256 key and the RSA key of RFC 7638 §3.1.
+    // The EC key's PEM is `openssl pkey -pubin -inform DER` of its SPKI; its thumbprint is
+    // SHA-256 over {"crv","kty","x","y"} as RFC 7638 §3 spells it.
+    const RFC7517_EC_PEM: &str = "-----BEGIN PUBLIC KEY-----
+MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEMKBCTNIcKUSDii11ySs3526iDZ8A
+iTo7Tu6KPAqv7D7gS2XpJFbZiItSs3m9+9Ue6GnvHw/GW2ZZaVtszggXIw==
+-----END PUBLIC KEY-----";
+
+    fn rfc7517_set() -> serde_json::Value {
+        json!({"keys": [
+            {"kty": "EC", "crv": "P-256", "x": "MKBCTNIcKUSDii11ySs3526iDZ8AiTo7Tu6KPAqv7D4",
+             "y": "4Etl6SRW2YiLUrN5vfvVHuhp7x8PxltmWWlbbM4IFyM", "use": "enc", "kid": "1"},
+            {"kty": "RSA", "n": RFC7638_N, "e": "AQAB", "alg": "RS256", "kid": "2011-04-29"}
+        ]})
+    }
+
+    #[test]
+    fn every_key_of_a_jwk_set_becomes_pem() {
+        let d = pem(json!({"input": rfc7517_set().to_string()}));
+        assert_eq!(d["output"], format!("{RFC7517_EC_PEM}\n{RFC7638_PEM}"));
+        assert_eq!(d["keyCount"], 2);
+        assert_eq!(d["keys"][0]["kid"], "1");
+        assert_eq!(d["keys"][0]["publicKeyPem"], RFC7517_EC_PEM);
+        assert_eq!(
+            d["keys"][0]["thumbprint"],
+            "cn-I_WNMClehiVp51i_0VpOENW1upEerA8sEam5hn-s"
+        );
+        assert_eq!(d["keys"][1]["kid"], "2011-04-29");
+        assert_eq!(d["keys"][1]["keyType"], "RSA");
+        assert_eq!(
+            d["keys"][1]["thumbprint"],
+            "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs"
+        );
+        // A set of one key keeps the shape of a single JWK.
+        let one = json!({"keys": [rfc7517_set()["keys"][1].clone()]});
+        let d = pem(json!({"input": one.to_string(), "mode": "to-pem"}));
+        assert_eq!(d["output"], RFC7638_PEM);
+        assert_eq!(d["publicKeyPem"], RFC7638_PEM);
+        assert!(d.get("keys").is_none(), "{d}");
+        // A member that cannot be PEM fails the set, and says which member it is.
+        let mixed = json!({"keys": [rfc7517_set()["keys"][0].clone(), {"kty": "oct", "k": "AQ"}]});
+        let (code, msg) = run_err("pem-converter", json!({"input": mixed.to_string()}));
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(msg.starts_with("JWK Set keys[1]: JWK kty 'oct'"), "{msg}");
+    }
+
+    #[test]
+    fn every_pem_block_becomes_a_jwk_and_der() {
+        let bundle = format!("{RFC7517_EC_PEM}\n{RFC7638_PEM}\n");
+        let d = pem(json!({"input": bundle, "mode": "to-jwk"}));
+        let expected = json!({"keys": [
+            {"kty": "EC", "crv": "P-256", "x": "MKBCTNIcKUSDii11ySs3526iDZ8AiTo7Tu6KPAqv7D4",
+             "y": "4Etl6SRW2YiLUrN5vfvVHuhp7x8PxltmWWlbbM4IFyM"},
+            {"kty": "RSA", "n": RFC7638_N, "e": "AQAB"}
+        ]});
+        assert_eq!(d["jwks"], expected);
+        let text: serde_json::Value = serde_json::from_str(d["output"].as_str().unwrap()).unwrap();
+        assert_eq!(text, expected);
+        assert_eq!(d["keyCount"], 2);
+        assert_eq!(d["keys"][1]["bits"], 2048);
+        assert_eq!(
+            d["keys"][1]["thumbprint"],
+            "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs"
+        );
+        // to-der has always returned every block.
+        let der = pem(json!({"input": bundle, "mode": "to-der"}));
+        assert_eq!(der["blocks"].as_array().map(Vec::len), Some(2));
+        assert_eq!(der["output"].as_str().unwrap().lines().count(), 2);
+        // `openssl ecparam -name prime256v1 -genkey` puts the curve in a block of its own
+        // first; it is not a key, so the key after it converts alone.
+        let with_params = format!(
+            "-----BEGIN EC PARAMETERS-----\nBggqhkjOPQMBBw==\n-----END EC PARAMETERS-----\n{EC_SEC1}"
+        );
+        let d = pem(json!({"input": with_params}));
+        assert_eq!(d["jwk"]["d"], "a603U2TquBtWl3jshnxirBrhW9e61JDMPOAB8N0TV-w");
+        // A block that is not a key fails the bundle, and says which block it is.
+        let (code, msg) = run_err(
+            "pem-converter",
+            json!({"input": format!("{RFC7638_PEM}\n-----BEGIN X509 CRL-----\nMAA=\n-----END X509 CRL-----"), "mode": "to-jwk"}),
+        );
+        assert_eq!(code, ErrorCode::InvalidInput);
+        assert!(
+            msg.starts_with("PEM block 2 of 2 (X509 CRL): PEM label"),
+            "{msg}"
         );
     }
 
