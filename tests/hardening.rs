@@ -3,6 +3,10 @@
 //! export killed at any moment (or starved of disk) leaves every folder whole.
 
 mod common;
+#[path = "hardening/interrupted.rs"]
+mod interrupted;
+#[path = "hardening/policy_paths.rs"]
+mod policy_paths;
 
 use common::{Test, bin};
 use serde_json::{Value, json};

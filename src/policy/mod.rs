@@ -154,7 +154,9 @@ fn under(path: &Path, prefix: &Path) -> bool {
 }
 
 /// An absolute path without `.` or `..`, through the real location of whatever part exists
-/// (a link into /etc counts as /etc).
+/// (a link into /etc counts as /etc). The longest existing prefix of the path as written is
+/// resolved by the system (so `link/..` goes where the system would go), and what does not
+/// exist yet is appended with `.` and `..` applied to it.
 pub fn normalise(path: &Path) -> PathBuf {
     let absolute = if path.is_absolute() {
         path.to_path_buf()
@@ -163,44 +165,34 @@ pub fn normalise(path: &Path) -> PathBuf {
             .unwrap_or_else(|_| PathBuf::from("/"))
             .join(path)
     };
-    let mut clean = PathBuf::new();
-    for c in absolute.components() {
+    let parts: Vec<Component> = absolute.components().collect();
+    for split in (1..=parts.len()).rev() {
+        let prefix: PathBuf = parts[..split].iter().collect();
+        if let Ok(real) = prefix.canonicalize() {
+            return append_clean(real, &parts[split..]);
+        }
+    }
+    append_clean(PathBuf::new(), &parts)
+}
+
+fn append_clean(mut out: PathBuf, rest: &[Component]) -> PathBuf {
+    for c in rest {
         match c {
             Component::ParentDir => {
-                clean.pop();
+                out.pop();
             }
             Component::CurDir => {}
-            other => clean.push(other),
+            other => out.push(other),
         }
     }
-    // Resolve links in the longest part that exists; the rest is appended as written.
-    let mut existing = clean.clone();
-    let mut rest = Vec::new();
-    while !existing.as_os_str().is_empty() {
-        if let Ok(real) = existing.canonicalize() {
-            let mut out = real;
-            for part in rest.iter().rev() {
-                out.push(part);
-            }
-            return out;
-        }
-        match (
-            existing.file_name().map(|n| n.to_os_string()),
-            existing.parent(),
-        ) {
-            (Some(name), Some(parent)) => {
-                rest.push(name);
-                existing = parent.to_path_buf();
-            }
-            _ => break,
-        }
-    }
-    clean
+    out
 }
 
 /// The capabilities an installed intent's run needs: its declaration (or process:spawn when
 /// it declares none), fs:* ones with the directory the command runs in and every parameter
-/// value that reaches outside it (an absolute path, `~…`, or one with `..`).
+/// value, each read as a path the program may touch: relative ones against that directory,
+/// `~` against the home directory. A value that is no path costs nothing: it lies under the
+/// working directory, which is listed anyway.
 pub fn intent_needs(
     intent: &crate::cmp::Intent,
     args: &serde_json::Map<String, serde_json::Value>,
@@ -208,13 +200,17 @@ pub fn intent_needs(
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
     let mut paths = vec![cwd.clone()];
     let mut add = |s: &str| {
-        let p = Path::new(s);
-        if let Some(home_rel) = s.strip_prefix("~/") {
-            if let Some(home) = dirs::home_dir() {
-                paths.push(home.join(home_rel));
-            }
-        } else if p.is_absolute() || p.components().any(|c| c == Component::ParentDir) {
-            paths.push(cwd.join(p));
+        if s.is_empty() {
+            return;
+        }
+        let home_rel = if s == "~" {
+            Some("")
+        } else {
+            s.strip_prefix("~/")
+        };
+        match (home_rel, dirs::home_dir()) {
+            (Some(rest), Some(home)) => paths.push(home.join(rest)),
+            _ => paths.push(cwd.join(s)),
         }
     };
     for v in args.values() {
