@@ -113,6 +113,9 @@ fn meet_in_chromium(transport: &str) {
     let out_dir = manifest_dir().join("target/btcp-artifacts");
     std::fs::create_dir_all(&out_dir).unwrap();
     let out = Command::new("python3")
+        // Selenium must never reach the network (the script also sets these itself).
+        .env("SE_AVOID_STATS", "true")
+        .env("SE_OFFLINE", "true")
         .arg(manifest_dir().join("tests/btcp/browser_driver.py"))
         .args(["--pages", &origin, "--other", &other, "--cmpx", &cmpx.url])
         .args(["--transport", transport])
@@ -193,4 +196,31 @@ fn a_page_in_headless_chromium_offers_tools_to_an_mcp_agent_over_http_streaming(
 #[test]
 fn a_page_in_headless_chromium_offers_tools_to_an_mcp_agent_over_websocket() {
     meet_in_chromium("ws");
+}
+
+/// Issue 37, item 14: every browser driver script keeps Selenium off the network: statistics
+/// off and the system chromedriver named, before Selenium is imported.
+#[test]
+fn browser_drivers_never_reach_the_network() {
+    for script in ["tests/btcp/browser_driver.py", "tests/pages/browser.py"] {
+        let text = std::fs::read_to_string(manifest_dir().join(script)).unwrap();
+        let import = text.find("from selenium import").expect(script);
+        for needed in [
+            "os.environ[\"SE_AVOID_STATS\"] = \"true\"",
+            "os.environ[\"SE_OFFLINE\"] = \"true\"",
+        ] {
+            let at = text
+                .find(needed)
+                .unwrap_or_else(|| panic!("{script}: {needed}"));
+            assert!(
+                at < import,
+                "{script}: {needed} before Selenium is imported"
+            );
+        }
+        assert!(
+            text.contains("Service(executable_path=DRIVER)"),
+            "{script} names the chromedriver"
+        );
+        assert!(text.contains("--disable-background-networking"), "{script}");
+    }
 }

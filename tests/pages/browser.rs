@@ -120,7 +120,10 @@ fn tool_pages_work_in_headless_chromium() {
     let out_dir = manifest_dir().join("target/pages-artifacts");
     std::fs::create_dir_all(&out_dir).unwrap();
     let mut cmd = Command::new("python3");
-    cmd.arg(manifest_dir().join("tests/pages/browser.py"))
+    // Selenium must never reach the network (the script also sets these itself).
+    cmd.env("SE_AVOID_STATS", "true")
+        .env("SE_OFFLINE", "true")
+        .arg(manifest_dir().join("tests/pages/browser.py"))
         .args(["--cmpx", &format!("http://{}", cmpx.addr)])
         .args(["--host-port", &hosts.port.to_string()])
         .arg("--dir")
