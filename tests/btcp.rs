@@ -170,7 +170,8 @@ fn meet(transport: &str, mode: &[&str]) -> Option<(Value, String, String)> {
         "none",
         "http",
     );
-    // A second browser cannot take a live session, over either transport.
+    // A second browser cannot take a live session, over either transport (even with its
+    // owner key: a live session has one owner).
     for path in ["events", "ws"] {
         let taken = Command::new("curl")
             .args([
@@ -185,9 +186,9 @@ fn meet(transport: &str, mode: &[&str]) -> Option<(Value, String, String)> {
             .args(["-H", "Connection: Upgrade", "-H", "Upgrade: websocket"])
             .args(["-H", "Sec-WebSocket-Version: 13"])
             .args(["-H", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=="])
+            .args(["-H", "Accept: text/event-stream"])
             .arg(format!(
-                "{}/btcp/{path}?sessionId={with}&clientType=browser",
-                server.url
+                "{owned}/{path}?sessionId={with}&clientType=browser"
             ))
             .output();
         if let Ok(out) = taken {

@@ -271,16 +271,27 @@ fn register(tools: Value) -> Value {
 
 const SECOND: Duration = Duration::from_secs(1);
 
-/// Issue 37 items 5 and 6: a registration of 1,000,000 capability names (the quadratic merge
-/// once took the hub's lock for minutes) and one with a 1 MB description are refused with
-/// what is wrong, and meanwhile an unrelated request is answered.
+/// The `n`th of distinct capability names: dom:aaaaa, dom:aaaab, …
+fn capability(mut n: usize) -> String {
+    let mut action = [b'a'; 5];
+    for letter in action.iter_mut().rev() {
+        *letter = b'a' + (n % 26) as u8;
+        n /= 26;
+    }
+    format!("dom:{}", String::from_utf8_lossy(&action))
+}
+
+/// Issue 37 items 5 and 6: a registration of 1,000,000 distinct capability names (their
+/// quadratic merge once held the hub's lock on an async thread for as long as it took) and
+/// one with a 1 MB description are refused with what is wrong, and meanwhile an unrelated
+/// request is answered.
 #[test]
 fn a_huge_btcp_registration_is_refused_without_stalling_other_requests() {
     let server = std::sync::Arc::new(Server::start(&[]));
     let (base, session) = ("/btcp/k/owner-key-5a4b3c2d1e0f", "huge-0123456789abcdef");
     let page = server.browser(base, session, &[]);
     assert_eq!(page.status, 200, "{}", page.head);
-    let names: Vec<&str> = vec!["dom:read"; 1_000_000];
+    let names: Vec<String> = (0..1_000_000).map(capability).collect();
     let huge = register(
         json!([{"name": "greet", "inputSchema": {"type": "object"}, "capabilities": names}]),
     );
@@ -288,7 +299,7 @@ fn a_huge_btcp_registration_is_refused_without_stalling_other_requests() {
         let server = server.clone();
         std::thread::spawn(move || {
             let started = Instant::now();
-            let r = server.post_btcp(base, session, &huge, 300 * SECOND);
+            let r = server.post_btcp(base, session, &huge, 60 * SECOND);
             (r.json(), started.elapsed())
         })
     };
@@ -303,11 +314,11 @@ fn a_huge_btcp_registration_is_refused_without_stalling_other_requests() {
         std::thread::sleep(Duration::from_millis(50));
     }
     let (answer, took) = registering.join().unwrap();
+    eprintln!("the registration was refused in {took:?}");
     assert_eq!(
         answer["error"],
         json!({"code": -32602, "message": "tools[0] (greet) declares 1000000 capabilities; a tool declares at most 32"})
     );
-    assert!(took < 60 * SECOND, "{took:?}");
     let long = register(
         json!([{"name": "greet", "description": "x".repeat(1 << 20), "inputSchema": {"type": "object"}}]),
     );
@@ -542,8 +553,9 @@ fn a_json_only_client_is_refused_a_question_at_once() {
     assert!(started.elapsed() < 15 * SECOND, "{:?}", started.elapsed());
 }
 
-/// Issue 37 item 13: a flood of 300 MCP sessions from one client ends the flood's own idle
-/// sessions, never one with a consent question open, which the person then answers.
+/// Issue 37 item 13: a flood of 260 MCP sessions from one client (past the 256 the server
+/// keeps) ends the flood's own idle sessions, never one with a consent question open, which
+/// the person then answers.
 #[test]
 fn a_session_with_a_question_in_flight_outlives_a_flood_of_sessions() {
     let server = Server::start(&[]);
@@ -568,7 +580,7 @@ fn a_session_with_a_question_in_flight_outlives_a_flood_of_sessions() {
     assert_eq!(asking.status, 200, "{}", asking.head);
     let question = asking.next_data(10 * SECOND);
     assert_eq!(question["method"], "elicitation/create", "{question}");
-    for i in 0..300 {
+    for i in 0..260 {
         let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
             "protocolVersion": "2025-11-25", "capabilities": {},
             "clientInfo": {"name": "flood", "version": "1"}}});

@@ -890,6 +890,16 @@ mod tests {
         );
     }
 
+    /// Distinct lowercase words for distinct `n`: aaaaa, aaaab, …
+    fn letters(mut n: usize) -> String {
+        let mut word = [b'a'; 5];
+        for letter in word.iter_mut().rev() {
+            *letter = b'a' + (n % 26) as u8;
+            n /= 26;
+        }
+        String::from_utf8_lossy(&word).into_owned()
+    }
+
     #[test]
     fn tool_definitions_are_bounded_and_refused_with_where_and_why() {
         let hub = Hub::default();
@@ -911,7 +921,9 @@ mod tests {
                 MAX_DESCRIPTION + 1
             )
         );
-        let many: Vec<String> = (0..1_000_000).map(|_| "dom:read".to_string()).collect();
+        let many: Vec<String> = (0..1_000_000)
+            .map(|i| format!("dom:{}", letters(i)))
+            .collect();
         let started = Instant::now();
         assert_eq!(
             refused(json!([{"name": "a", "inputSchema": schema, "capabilities": many}])),
@@ -936,15 +948,7 @@ mod tests {
         // Duplicates count once; a name's capabilities grow across registrations only so far.
         let caps = |from: usize| -> Vec<String> {
             (from..from + 20)
-                .map(|i| {
-                    format!(
-                        "dom:{}",
-                        "abcdefghijklmnopqrstuvwxyz"
-                            .get(i % 26..i % 26 + 1)
-                            .unwrap()
-                            .repeat(1 + i / 26)
-                    )
-                })
+                .map(|i| format!("dom:{}", letters(i)))
                 .collect()
         };
         let mut first = caps(0);

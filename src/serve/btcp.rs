@@ -78,6 +78,16 @@ fn binding(key: Option<String>, peer: std::net::SocketAddr, headers: &HeaderMap)
     }
 }
 
+/// A refusal for an agent on the browsers' paths.
+fn not_browser(query: &HashMap<String, String>) -> Option<Response> {
+    query.get("clientType").filter(|t| *t != "browser").map(|_| {
+        plain(
+            StatusCode::BAD_REQUEST,
+            "only browser clients connect here; a BTCP agent joins a session under /btcp/a/KEY/ (KEY: the session's owner key or the server's token), an MCP agent through /mcp with the BTCP-Session header",
+        )
+    })
+}
+
 /// Opens the session an owner asks for: its id, connection and the frames meant for it.
 fn open(
     state: &State,
@@ -92,11 +102,8 @@ fn open(
     ),
     Refused,
 > {
-    if query.get("clientType").is_some_and(|t| t != "browser") {
-        return Err(Box::new(plain(
-            StatusCode::BAD_REQUEST,
-            "only browser clients connect here; a BTCP agent joins a session under /btcp/a/KEY/ (KEY: the session's owner key or the server's token), an MCP agent through /mcp with the BTCP-Session header",
-        )));
+    if let Some(refusal) = not_browser(query) {
+        return Err(Box::new(refusal));
     }
     let wanted = query
         .get("sessionId")
@@ -168,7 +175,7 @@ pub async fn events(
     headers: HeaderMap,
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
-    if let Some(refusal) = not_event_source(&headers) {
+    if let Some(refusal) = not_browser(&query).or_else(|| not_event_source(&headers)) {
         return refusal;
     }
     let key = match key_of(key) {
@@ -353,7 +360,7 @@ async fn converse(
                 heard = tokio::time::Instant::now();
                 match incoming {
                     Some(Ok(Message::Text(text))) => {
-                        // A message of up to SOCKET_MAX is parsed and checked off the async threads.
+                        // A message of up to SOCKET_MAX: parsed and checked off the async threads.
                         let (hub, id, connection) = (hub.clone(), leave.id.clone(), leave.connection);
                         let handled = tokio::task::spawn_blocking(move || {
                             match serde_json::from_str::<Value>(text.as_str()) {
