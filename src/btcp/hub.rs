@@ -2,8 +2,10 @@
 //! calls waiting for its answers, and the agents watching for tool changes. Session ids are
 //! the client's own (the reference client picks one) or 128 random bits; a live session has
 //! one owner, and only its connection (WebSocket) or requests proving they come from it
-//! (HTTP streaming: the owner key of its URL, else its address and Origin) speak for it;
-//! sessions end after [`TTL`], or [`IDLE`] after their owner left.
+//! (HTTP streaming: the owner key of its URL, else its address and Origin) speak for it; a
+//! session opened under an owner key takes owners only with that key, for its whole life.
+//! Sessions end after [`TTL`], or [`IDLE`] after their owner left. What one client holds and
+//! what one registration stores are bounded, and so is the work done under the hub's lock.
 
 use indexmap::IndexSet;
 use serde_json::{Value, json};

@@ -5,7 +5,8 @@
 //! WebSocket: `GET /btcp/ws?sessionId=…` upgrades, and every message goes both ways as one text
 //! frame. Under `/btcp/k/KEY/…` the same paths bind the session to an owner key only the
 //! browser knows. The guard in front keeps cmpx's own rules (loopback or token, Host and
-//! Origin checks).
+//! Origin checks); the event stream opens only for what an EventSource sends, so a page's
+//! `<img>` pointed at it (no Origin to check) opens nothing.
 
 use super::routes::State;
 use crate::btcp::hub::{Binding, From, Refusal, Rejection};

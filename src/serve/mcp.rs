@@ -2,8 +2,10 @@
 //! POSTs. 2026-07-28 requests are stateless and share one engine; `initialize` opens a
 //! 2025-era session with its own engine, named by `Mcp-Session-Id`. A `tools/call` whose client
 //! accepts `text/event-stream` is answered as an SSE stream (progress, consent questions, then
-//! the result); anything else as one JSON body. GET is 405 (no server-initiated stream);
-//! DELETE ends a session. The guard in front has already checked Host, Origin and the token.
+//! the result); anything else as one JSON body, and then a consent question, which could not
+//! reach the client, is refused at once. GET is 405 (no server-initiated stream); DELETE ends
+//! a session. Sessions are bounded per client and overall, and one with a call in flight is
+//! never ended to make room. The guard in front has already checked Host, Origin and token.
 
 use super::mcp_modern as modern;
 use super::routes::State;
