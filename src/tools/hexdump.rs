@@ -250,7 +250,7 @@ fn tokens(text: &str) -> impl Iterator<Item = (usize, &str)> {
 }
 
 fn is_hex(token: &str) -> bool {
-    token.len() % 2 == 0 && token.bytes().all(|b| b.is_ascii_hexdigit())
+    token.len().is_multiple_of(2) && token.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 fn hex_token(token: &str, number: usize) -> Result<Vec<u8>, ToolError> {
