@@ -214,7 +214,8 @@ fn json_response(status: StatusCode, body: &Value, session: Option<&str>) -> Res
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
         )],
-        serde_json::to_vec(body).unwrap_or_default(),
+        // Remote clients are told where the policy lives without the server's layout.
+        crate::paths::redact_home(&serde_json::to_string(body).unwrap_or_default()).into_owned(),
     )
         .into_response();
     if let Some(id) = session.and_then(|s| HeaderValue::from_str(s).ok()) {
@@ -634,7 +635,9 @@ async fn answer(state: &State, engine: Arc<Engine>, ex: Exchange) -> Response {
                 }
                 let text = format!(
                     "event: message\ndata: {}\n\n",
-                    serde_json::to_string(&restore(msg)).unwrap_or_default()
+                    crate::paths::redact_home(
+                        &serde_json::to_string(&restore(msg)).unwrap_or_default()
+                    )
                 );
                 let slot = if last { None } else { slot };
                 Some((

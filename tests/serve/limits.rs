@@ -304,3 +304,53 @@ fn sigterm_ends_the_server_whatever_its_clients_do() {
     assert!(took < Duration::from_secs(20), "exited after {took:?}");
     assert_eq!(status.code(), Some(0));
 }
+
+/// Item 12: a policy refusal sent to an HTTP client names `$CMP_HOME`, not the server's
+/// directory; the same over `/mcp`.
+#[test]
+fn denials_do_not_reveal_the_servers_home() {
+    let s = Server::start(&[]);
+    let home = s._home.path().to_str().unwrap().to_string();
+    std::fs::write(
+        s._home.path().join("policy.toml"),
+        "[[deny]]\ncapability = \"system:random\"\n",
+    )
+    .unwrap();
+    let r = s.post_json("/api/tools/uuid-generator", &json!({}));
+    let text = r.text();
+    assert!(text.contains("system:random is denied"), "{text}");
+    assert!(text.contains("$CMP_HOME/policy.toml"), "{text}");
+    assert!(!text.contains(&home), "{text}");
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "uuid-generator", "arguments": {}, "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}});
+    let r = s.request(
+        "POST",
+        "/mcp",
+        &[
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json"),
+            ("MCP-Protocol-Version", "2026-07-28"),
+            ("Mcp-Method", "tools/call"),
+            ("Mcp-Name", "uuid-generator"),
+        ],
+        call.to_string().as_bytes(),
+    );
+    let text = r.text();
+    assert!(text.contains("system:random is denied"), "{text}");
+    assert!(!text.contains(&home), "{text}");
+}
+
+/// Item 12: Host values a proxy might forward raw are refused, exactly as parsed.
+#[test]
+fn loose_host_values_are_refused() {
+    let s = Server::start(&[]);
+    for host in [
+        "[::1]evil.com",
+        "localhost:80@evil.com",
+        "127.0.0.1:1,evil.com",
+    ] {
+        let r = s.request("GET", "/llms.txt", &[("Host", host)], b"");
+        assert_eq!(r.status, 403, "{host}: {}", r.text());
+    }
+    let r = s.request("GET", "/llms.txt", &[("Host", "localhost:7878")], b"");
+    assert_eq!(r.status, 200);
+}
