@@ -97,9 +97,13 @@ enum Clause {
     OrderBy,
     Limit,
     Offset,
+    /// `FETCH FIRST|NEXT n ROWS ONLY`.
+    Fetch,
     Set,
     Values,
     With,
+    /// `ALTER TABLE name` with one action (ADD, DROP, ALTER, MODIFY …) per line.
+    AlterTable,
     Other,
 }
 
@@ -127,6 +131,8 @@ struct Frame {
     at_start: bool,
     is_update: bool,
     in_between: bool,
+    /// In ALTER TABLE: the first action has started its line.
+    in_action: bool,
 }
 
 impl Frame {
@@ -140,12 +146,13 @@ impl Frame {
             at_start: true,
             is_update: false,
             in_between: false,
+            in_action: false,
         }
     }
 
     fn content(&self) -> usize {
         match (self.kind, self.clause) {
-            (FrameKind::Query, Clause::None) => self.base,
+            (FrameKind::Query, Clause::None | Clause::AlterTable) => self.base,
             (FrameKind::Query, _) => self.base + 1,
             _ => self.base,
         }
@@ -273,9 +280,14 @@ struct Layout<'a> {
     stack: Vec<Frame>,
 }
 
+/// Words that may stand before JOIN; FULL, SEMI and ANTI are no keywords of `keywords`,
+/// as they are names wherever they do not start a join.
 const JOIN_WORDS: &[&str] = &[
     "NATURAL", "LEFT", "RIGHT", "FULL", "INNER", "CROSS", "OUTER", "SEMI", "ANTI",
 ];
+
+/// ALTER TABLE actions that start a line (MySQL's MODIFY and CHANGE, RENAME TO/COLUMN).
+const ALTER_ACTIONS: &[&str] = &["ADD", "DROP", "ALTER", "MODIFY", "CHANGE", "RENAME"];
 
 impl Layout<'_> {
     fn top(&mut self) -> &mut Frame {
@@ -295,6 +307,70 @@ impl Layout<'_> {
     /// The keyword token `i` spells, unless it is part of a dotted name.
     fn kw(&self, i: usize) -> Option<&'static str> {
         self.keywords.get(i).copied().flatten()
+    }
+
+    /// Whether token `i` is the bare word `upper` (any case), not part of a dotted name:
+    /// for words that are keywords in one position only and so are not in `keywords`.
+    fn word_is(&self, i: usize, upper: &str) -> bool {
+        self.tokens
+            .get(i)
+            .is_some_and(|t| upper_is(self.src, t, upper))
+            && !self.dotted(i)
+    }
+
+    fn word_in(&self, i: usize, words: &[&str]) -> bool {
+        words.iter().any(|w| self.word_is(i, w))
+    }
+
+    /// A word that may start a join. MySQL has no FULL JOIN: there `a full join b` makes
+    /// `full` the alias of `a`, so it stays a name.
+    fn join_word(&self, i: usize) -> bool {
+        self.word_in(i, JOIN_WORDS)
+            && !(self.opts.dialect == Dialect::MySql && self.word_is(i, "FULL"))
+    }
+
+    fn next_is_open(&self, i: usize) -> bool {
+        self.tokens
+            .get(i + 1)
+            .is_some_and(|t| t.kind == Kind::Open && t.text(self.src) == "(")
+    }
+
+    /// Whether the `(` at `i` opens a function's arguments: it follows a name (not a keyword).
+    fn call_paren(&self, i: usize) -> bool {
+        i > 0
+            && matches!(self.tokens[i - 1].kind, Kind::Word | Kind::QuotedIdent)
+            && !self.reserved_here(i - 1)
+    }
+
+    /// Whether VALUES at `i` is MySQL's `VALUES(col)` function rather than a row list: it is
+    /// called where an expression starts (after an operator, a comma, a function's `(` or a
+    /// keyword that takes an expression).
+    fn values_function(&self, i: usize) -> bool {
+        if i == 0 || !self.next_is_open(i) {
+            return false;
+        }
+        match self.tokens[i - 1].kind {
+            Kind::Operator | Kind::Comma => true,
+            Kind::Open => self.call_paren(i - 1),
+            Kind::Word => matches!(
+                self.prev_kw(i),
+                Some(
+                    "SELECT"
+                        | "WHERE"
+                        | "AND"
+                        | "OR"
+                        | "NOT"
+                        | "ON"
+                        | "WHEN"
+                        | "THEN"
+                        | "ELSE"
+                        | "HAVING"
+                        | "BY"
+                        | "RETURN"
+                )
+            ),
+            _ => false,
+        }
     }
 
     fn prev_kw(&self, i: usize) -> Option<&'static str> {
@@ -547,8 +623,10 @@ impl Layout<'_> {
     }
 
     fn comma(&mut self, i: usize, frame: Frame) {
+        // MySQL's `LIMIT offset, count` is one value pair, kept on one line.
         let breaks = matches!(frame.kind, FrameKind::Query | FrameKind::List)
-            && !(frame.kind == FrameKind::Query && frame.clause == Clause::None);
+            && !(frame.kind == FrameKind::Query
+                && matches!(frame.clause, Clause::None | Clause::Limit));
         if !breaks {
             self.emit(i, ",");
             return;
@@ -577,11 +655,10 @@ impl Layout<'_> {
         let close_i = close as usize;
         let first = (i + 1..close_i)
             .find(|&j| !matches!(self.tokens[j].kind, Kind::LineComment | Kind::BlockComment));
-        let subquery = first.is_some_and(|j| {
-            matches!(
-                self.kw(j),
-                Some("SELECT" | "WITH" | "INSERT" | "UPDATE" | "DELETE" | "VALUES")
-            )
+        let subquery = first.is_some_and(|j| match self.kw(j) {
+            Some("SELECT" | "WITH" | "INSERT" | "UPDATE" | "DELETE") => true,
+            Some("VALUES") => !self.values_function(j),
+            _ => false,
         });
         let forced = self.group_breaks(i, close_i);
         let row = frame.kind == FrameKind::Query && frame.clause == Clause::Values;
@@ -647,8 +724,9 @@ impl Layout<'_> {
         // CASE … END
         if kw == Some("CASE") && self.partner[i] != NONE {
             let close = self.partner[i] as usize;
-            let inline = frame.kind == FrameKind::Inline
-                || (!self.group_breaks(i, close) && self.group_width(i, close) <= INLINE_WIDTH);
+            // As the JS sql-formatter, CASE puts each WHEN and ELSE on a line of its own,
+            // however short; only inside a group kept on one line does it stay there too.
+            let inline = frame.kind == FrameKind::Inline;
             self.top().at_start = false;
             self.emit_word(i, true);
             let line = self.out.line_indent;
@@ -676,10 +754,24 @@ impl Layout<'_> {
         {
             return next;
         }
-        let structural = self.contextual_keyword(i, frame);
+        let structural = self.contextual_keyword(i, frame) || self.row_limit_word(i, frame);
         self.top().at_start = false;
         self.emit_word(i, reserved || structural);
         i + 1
+    }
+
+    /// `ROW`/`ROWS`, `ONLY` and `TIES` of `OFFSET n ROWS FETCH FIRST n ROWS ONLY|WITH TIES`.
+    fn row_limit_word(&self, i: usize, frame: Frame) -> bool {
+        if !matches!(frame.clause, Clause::Offset | Clause::Fetch) || i == 0 {
+            return false;
+        }
+        let prev_value = matches!(
+            self.tokens[i - 1].kind,
+            Kind::Number | Kind::Param | Kind::Close
+        );
+        (self.word_in(i, &["ROW", "ROWS"]) && prev_value)
+            || (self.word_is(i, "ONLY") && self.word_in(i - 1, &["ROW", "ROWS"]))
+            || (self.word_is(i, "TIES") && self.word_is(i - 1, "WITH"))
     }
 
     /// Contextual keywords re-cased where they stand (see `keywords::CONTEXTUAL`).
@@ -700,6 +792,15 @@ impl Layout<'_> {
                 Some("CREATE" | "ALTER" | "DROP" | "OR" | "TEMP" | "TEMPORARY" | "MATERIALIZED")
             ),
             "NULLS" => matches!(next, Some("FIRST" | "LAST")),
+            // PostgreSQL's `FROM ONLY t` and `ALTER TABLE [IF EXISTS] ONLY t`.
+            "ONLY" => {
+                self.opts.dialect == Dialect::PostgreSql
+                    && matches!(prev, Some("FROM" | "JOIN" | "TABLE" | "EXISTS"))
+                    && self
+                        .tokens
+                        .get(i + 1)
+                        .is_some_and(|t| matches!(t.kind, Kind::Word | Kind::QuotedIdent))
+            }
             "FIRST" | "LAST" => prev == Some("NULLS"),
             "TOP" => {
                 self.opts.dialect == Dialect::SqlServer
@@ -711,6 +812,33 @@ impl Layout<'_> {
 
     /// Clause keywords, joins and AND/OR of a query frame; `None` when `i` is none of them.
     fn query_keyword(&mut self, i: usize, frame: Frame) -> Option<usize> {
+        // Joins: the whole phrase (NATURAL LEFT OUTER JOIN, CROSS APPLY) on one line.
+        if frame.clause == Clause::From
+            && (self.join_word(i) || self.kw(i) == Some("JOIN") || self.word_is(i, "STRAIGHT_JOIN"))
+        {
+            let mut n = 0;
+            while self.join_word(i + n) {
+                n += 1;
+            }
+            if self.kw(i + n) == Some("JOIN") || self.word_in(i + n, &["APPLY", "STRAIGHT_JOIN"]) {
+                self.out.newline(frame.base + 1);
+                self.emit_phrase(i, n + 1);
+                self.top().at_start = false;
+                return Some(i + n + 1);
+            }
+        }
+        if frame.clause == Clause::AlterTable
+            && self.word_in(i, ALTER_ACTIONS)
+            && (!frame.in_action || self.tokens[i - 1].kind == Kind::Comma)
+        {
+            // After a comma the comma has already broken the line.
+            if !frame.in_action {
+                self.out.newline(frame.base);
+            }
+            self.top().in_action = true;
+            self.emit_word(i, true);
+            return Some(i + 1);
+        }
         let kw = self.kw(i)?;
         let prev = self.prev_kw(i);
         let next = self.kw(i + 1);
@@ -728,31 +856,41 @@ impl Layout<'_> {
             "ORDER" if next == Some("BY") => (clause(Clause::OrderBy), 2, false),
             "HAVING" => (clause(Clause::Having), 1, false),
             "LIMIT" => (clause(Clause::Limit), 1, false),
-            "OFFSET" if matches!(frame.clause, Clause::Limit | Clause::OrderBy) => {
+            // OFFSET may name a column in MySQL and SQLite: after a table or a condition it
+            // is the clause only when a count follows.
+            "OFFSET"
+                if matches!(frame.clause, Clause::Limit | Clause::OrderBy)
+                    || (matches!(
+                        frame.clause,
+                        Clause::From | Clause::Where | Clause::GroupBy | Clause::Having
+                    ) && self
+                        .tokens
+                        .get(i + 1)
+                        .is_some_and(|t| matches!(t.kind, Kind::Number | Kind::Param))) =>
+            {
                 (clause(Clause::Offset), 1, false)
             }
-            "FETCH"
-                if matches!(
-                    frame.clause,
-                    Clause::Offset | Clause::OrderBy | Clause::Limit
-                ) =>
-            {
+            // `FETCH FIRST|NEXT`; a statement that starts with FETCH reads a cursor.
+            "FETCH" if frame.clause != Clause::None && self.word_in(i + 1, &["FIRST", "NEXT"]) => {
+                (clause(Clause::Fetch), 2, false)
+            }
+            // `window(x)` and `returning(x)` are calls of functions so named.
+            "WINDOW" | "QUALIFY" | "RETURNING" if !self.next_is_open(i) => {
                 (clause(Clause::Other), 1, false)
             }
-            "WINDOW" | "QUALIFY" | "RETURNING" => (clause(Clause::Other), 1, false),
+            // MySQL's upsert: its assignments are laid out as SET's.
+            "ON" if self.word_is(i + 1, "DUPLICATE")
+                && self.kw(i + 2) == Some("KEY")
+                && self.kw(i + 3) == Some("UPDATE") =>
+            {
+                (clause(Clause::Set), 4, false)
+            }
+            "ALTER" if at_start && next == Some("TABLE") => (clause(Clause::AlterTable), 2, false),
             "SET" if frame.is_update || at_start || prev == Some("UPDATE") => {
                 (clause(Clause::Set), 1, false)
             }
             // MySQL's `c = VALUES(c)` is a function, not a row list.
-            "VALUES"
-                if !(i > 0
-                    && matches!(
-                        self.tokens[i - 1].kind,
-                        Kind::Operator | Kind::Comma | Kind::Open
-                    )) =>
-            {
-                (clause(Clause::Values), 1, false)
-            }
+            "VALUES" if !self.values_function(i) => (clause(Clause::Values), 1, false),
             "WITH" if frame.at_start => {
                 (clause(Clause::With), self.phrase(i, &["RECURSIVE"]), false)
             }
@@ -773,7 +911,9 @@ impl Layout<'_> {
                 ),
                 false,
             ),
-            "REPLACE" if at_start => (clause(Clause::Other), self.phrase(i, &["INTO"]), false),
+            "REPLACE" if at_start && !self.next_is_open(i) => {
+                (clause(Clause::Other), self.phrase(i, &["INTO"]), false)
+            }
             "MERGE" if at_start => (clause(Clause::Other), self.phrase(i, &["INTO"]), false),
             "UPDATE" if at_start => (clause(Clause::Other), 1, false),
             "DELETE" if at_start => (clause(Clause::Other), self.phrase(i, &["FROM"]), false),
@@ -792,35 +932,18 @@ impl Layout<'_> {
             top.clause = c;
             top.at_start = set_op;
             top.in_between = false;
+            top.in_action = false;
             if kw == "UPDATE" {
                 top.is_update = true;
             }
-            self.out.newline(if set_op { base } else { base + 1 });
+            // ALTER TABLE keeps its table name on its line; its actions start the next.
+            if c != Clause::AlterTable {
+                self.out.newline(if set_op { base } else { base + 1 });
+            }
             return Some(i + n);
         }
         if frame.clause == Clause::None {
             return None;
-        }
-        // Joins: the whole phrase (NATURAL LEFT OUTER JOIN, CROSS APPLY) on one line.
-        if JOIN_WORDS.contains(&kw)
-            || kw == "JOIN"
-            || self.text(i).eq_ignore_ascii_case("STRAIGHT_JOIN")
-        {
-            let mut n = 0;
-            while self.kw(i + n).is_some_and(|k| JOIN_WORDS.contains(&k)) {
-                n += 1;
-            }
-            let ends = self.kw(i + n) == Some("JOIN")
-                || (self.tokens.get(i + n).is_some_and(|t| t.kind == Kind::Word)
-                    && !self.dotted(i + n)
-                    && (self.text(i + n).eq_ignore_ascii_case("APPLY")
-                        || self.text(i + n).eq_ignore_ascii_case("STRAIGHT_JOIN")));
-            if ends && frame.clause == Clause::From {
-                self.out.newline(frame.base + 1);
-                self.emit_phrase(i, n + 1);
-                self.top().at_start = false;
-                return Some(i + n + 1);
-            }
         }
         match kw {
             "BETWEEN" => self.top().in_between = true,

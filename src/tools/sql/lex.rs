@@ -76,6 +76,12 @@ struct Rules {
     /// MySQL: `--` starts a comment only when a space or control character follows.
     dash_comment_needs_space: bool,
     backslash_escapes: bool,
+    /// Generic SQL cannot know whether `\'` escapes the quote (MySQL, and the JS
+    /// sql-formatter's "sql" language) or ends the string after a backslash (standard SQL,
+    /// `'C:\'`). It escapes unless a blank, `,`, `)`, `;` or the end of the input follows
+    /// the quote: what can follow a string there is what layout may put after it, so the
+    /// output reads as the input did.
+    backslash_quote_may_end: bool,
     double_quoted_strings: bool,
     backtick_idents: bool,
     bracket_idents: bool,
@@ -104,6 +110,7 @@ fn rules(d: Dialect) -> Rules {
         nested_comments: false,
         dash_comment_needs_space: false,
         backslash_escapes: false,
+        backslash_quote_may_end: false,
         double_quoted_strings: false,
         backtick_idents: false,
         bracket_idents: false,
@@ -123,6 +130,8 @@ fn rules(d: Dialect) -> Rules {
     };
     match d {
         Dialect::Generic => Rules {
+            backslash_escapes: true,
+            backslash_quote_may_end: true,
             backtick_idents: true,
             dollar_quotes: true,
             at_params: true,
@@ -201,6 +210,15 @@ const OPERATORS: &[&str] = &[
 ];
 
 const OPERATOR_CHARS: &str = "+-*/<>=~!@#%^&|?:";
+
+/// What a backslash does inside a quoted run.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Backslash {
+    Plain,
+    Escapes,
+    /// Escapes, except a `\'` that a blank, `,`, `)`, `;` or the end follows ends the string.
+    EscapesUnlessEnd,
+}
 
 fn is_name_start(c: char) -> bool {
     c == '_' || c.is_alphabetic()
@@ -423,23 +441,43 @@ impl<'a> Lexer<'a> {
         };
         // E'…' strings take backslash escapes in PostgreSQL; BigQuery raw strings still end
         // only at an unescaped quote, as in Python.
-        let backslash = self.rules.backslash_escapes || prefix == "E";
+        let backslash = match (prefix.as_str(), kind) {
+            ("E", _) => Backslash::Escapes,
+            (_, Kind::String) => self.string_backslash(),
+            _ => Backslash::Plain,
+        };
         self.quoted_with(quote, kind, start, backslash).map(Some)
     }
 
     fn quoted(&mut self, quote: char, kind: Kind, start: usize) -> Result<Kind, ToolError> {
-        let backslash = (self.rules.backslash_escapes && kind == Kind::String)
-            || (quote == '`' && self.rules.triple_quotes);
+        let backslash = if kind == Kind::String {
+            self.string_backslash()
+        } else if quote == '`' && self.rules.triple_quotes {
+            Backslash::Escapes
+        } else {
+            Backslash::Plain
+        };
         self.quoted_with(quote, kind, start, backslash)
     }
 
-    /// A quoted run where a doubled quote stands for one (and, with `backslash`, `\x` for x).
+    fn string_backslash(&self) -> Backslash {
+        match (
+            self.rules.backslash_escapes,
+            self.rules.backslash_quote_may_end,
+        ) {
+            (false, _) => Backslash::Plain,
+            (true, false) => Backslash::Escapes,
+            (true, true) => Backslash::EscapesUnlessEnd,
+        }
+    }
+
+    /// A quoted run where a doubled quote stands for one (and, as `backslash` says, `\x` for x).
     fn quoted_with(
         &mut self,
         quote: char,
         kind: Kind,
         start: usize,
-        backslash: bool,
+        backslash: Backslash,
     ) -> Result<Kind, ToolError> {
         let q = quote as u8;
         let bytes = self.src.as_bytes();
@@ -462,7 +500,19 @@ impl<'a> Lexer<'a> {
         }
         let mut i = self.pos + 1;
         while i < bytes.len() {
-            if backslash && bytes[i] == b'\\' {
+            let escape = match backslash {
+                _ if bytes[i] != b'\\' => false,
+                Backslash::Plain => false,
+                Backslash::Escapes => true,
+                Backslash::EscapesUnlessEnd => {
+                    bytes.get(i + 1) != Some(&q)
+                        || self.src[i + 2..]
+                            .chars()
+                            .next()
+                            .is_some_and(|c| !(c.is_whitespace() || ",);".contains(c)))
+                }
+            };
+            if escape {
                 i += 2;
             } else if bytes[i] == q {
                 if !self.rules.triple_quotes && bytes.get(i + 1) == Some(&q) {

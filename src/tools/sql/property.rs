@@ -32,7 +32,8 @@ const MAY_RECASE: &str = "ABORT ADD ALL ALTER ALWAYS ANALYZE AND ANY APPLY AS AS
     REFERENCES REPLACE RETURN RETURNING REVOKE RIGHT ROLLBACK ROWS SCHEMA SELECT SEQUENCE SET \
     SMALLINT START TABLE TEMP TEMPORARY THEN TO TOP TRAILING TRANSACTION TRIGGER TRUE TRUNCATE \
     TYPE UNION UNIQUE UPDATE USING VACUUM VALUES VARCHAR VARYING VIEW WHEN WHERE WHILE WINDOW \
-    WITH";
+    WITH \
+    ANTI CHANGE DUPLICATE MODIFY NEXT RENAME ROW SEMI TIES";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Tok {
@@ -48,6 +49,9 @@ struct Spec {
     dash_needs_space: bool,
     nested_block: bool,
     backslash: bool,
+    /// Generic SQL: `\'` then a blank, `,`, `)`, `;` or the end is a backslash ending the
+    /// string (`'C:\'`); any other `\'` is an escaped quote (`'it\'s'`).
+    backslash_may_end: bool,
     dq_string: bool,
     backtick: bool,
     bracket: bool,
@@ -71,6 +75,7 @@ fn spec(dialect: &str) -> Spec {
         dash_needs_space: false,
         nested_block: false,
         backslash: false,
+        backslash_may_end: false,
         dq_string: false,
         backtick: false,
         bracket: false,
@@ -142,6 +147,8 @@ fn spec(dialect: &str) -> Spec {
             ..none
         },
         _ => Spec {
+            backslash: true,
+            backslash_may_end: true,
             backtick: true,
             dollar_body: true,
             at_var: true,
@@ -215,6 +222,10 @@ fn reference_tokens(sql: &str, dialect: &str) -> Result<Vec<Tok>, String> {
         {
             while i < n && c[i] != '\n' && c[i] != '\r' {
                 i += 1;
+            }
+            // Blanks that end a line are not part of what a comment says.
+            while i > start && matches!(c[i - 1], ' ' | '\t') {
+                i -= 1;
             }
         } else if ch == '/' && at(i + 1) == '*' {
             let mut depth = 0;
@@ -396,7 +407,16 @@ fn string_end(c: &[char], i: usize, q: char, s: Spec, e_string: bool) -> Result<
         return Err(format!("unterminated triple quote at {i}"));
     }
     let mut j = i + 1;
+    let ends_here = |k: usize| k >= n || c[k].is_whitespace() || ",);".contains(c[k]);
     while j < n {
+        if s.backslash_may_end
+            && !e_string
+            && c[j] == '\\'
+            && c.get(j + 1) == Some(&q)
+            && ends_here(j + 2)
+        {
+            return Ok(j + 2);
+        }
         if (s.backslash || e_string) && c[j] == '\\' {
             j += 2;
         } else if c[j] == q {
@@ -552,6 +572,10 @@ impl Gen<'_> {
         match self.rng.below(10) {
             0 => "'it''s  -- not a comment'".into(),
             1 => "'/* nor this */ # or this'".into(),
+            // Generic SQL: `\'` escapes the quote unless a blank, `,`, `)` or `;` follows.
+            3 if d == "generic" => {
+                ["'it\\'s'", "'C:\\'", "'\\''", "'a\\\\'"][self.rng.below(4)].into()
+            }
             2 if d == "postgresql" || d == "generic" => [
                 "$$ select  1; 'x' $$",
                 "$fn$ BEGIN  RETURN 1; END $fn$",
@@ -639,6 +663,13 @@ impl Gen<'_> {
                 self.column(),
                 self.column()
             ),
+            // Functions named like clause keywords.
+            13 if self.rng.chance(50) => {
+                let f = self
+                    .rng
+                    .pick(&["window", "values", "left", "right", "replace", "qualify"]);
+                format!("{f}({}, {})", self.column(), self.atom())
+            }
             _ => format!("{} is not null", self.column()),
         };
         self.depth -= 1;
@@ -646,9 +677,15 @@ impl Gen<'_> {
     }
 
     fn case(&mut self) -> String {
-        let mut s = "CASE".to_string();
+        let simple = self.rng.chance(40);
+        let mut s = if simple {
+            format!("CASE {}", self.column())
+        } else {
+            "CASE".to_string()
+        };
         for _ in 0..=self.rng.below(3) {
-            s += &format!(" WHEN {} THEN {}", self.cond(), self.atom());
+            let when = if simple { self.atom() } else { self.cond() };
+            s += &format!(" WHEN {when} THEN {}", self.atom());
         }
         if self.rng.chance(50) {
             s += &format!(" ELSE {}", self.atom());
@@ -731,6 +768,10 @@ impl Gen<'_> {
                 "inner join",
                 "full outer join",
                 "natural left join",
+                "full join",
+                "right outer join",
+                "left semi join",
+                "natural full outer join",
             ]);
             s += &format!(" {join} {}", self.table());
             if !join.contains("natural") && !join.contains("cross") {
@@ -761,9 +802,18 @@ impl Gen<'_> {
         }
         if self.rng.chance(20) && self.dialect != "sqlserver" && self.dialect != "plsql" {
             s += &format!(" limit {}", self.rng.below(100));
-            if self.rng.chance(50) {
-                s += " offset 5";
+            match self.rng.below(3) {
+                0 => s += " offset 5",
+                1 if self.dialect == "mysql" => s += ", 10",
+                _ => {}
             }
+        } else if self.rng.chance(10) && !matches!(self.dialect, "mysql" | "sqlite") {
+            s += self.rng.pick(&[
+                " offset 5 rows fetch first 3 rows only",
+                " fetch next 1 row only",
+                " offset 2 row",
+                " fetch first 10 rows with ties",
+            ]);
         }
         if self.depth == 0 && self.rng.chance(10) {
             let op = match self.dialect {
@@ -811,6 +861,21 @@ impl Gen<'_> {
                 self.depth = 0;
                 format!("with {rec}{ctes} {}", self.select())
             }
+            6 if self.rng.chance(30) => {
+                let n = 1 + self.rng.below(3);
+                let actions = self.list(n, |g| {
+                    let col = g.name();
+                    match g.rng.below(6) {
+                        0 => format!("add column {col} int"),
+                        1 => format!("drop column {col}"),
+                        2 => format!("alter column {col} set not null"),
+                        3 => format!("modify {col} varchar(10) not null"),
+                        4 => format!("change {col} {} int", g.name()),
+                        _ => format!("rename column {col} to {}", g.name()),
+                    }
+                });
+                format!("alter table {} {actions}", self.name())
+            }
             6 => {
                 let n = 1 + self.rng.below(4);
                 let cols = self.list(n, |g| {
@@ -830,9 +895,46 @@ impl Gen<'_> {
     /// Tokens in no grammatical order, to stress the layout's tolerance.
     fn soup(&mut self) -> String {
         let pieces = [
-            "(", ")", ",", "select", "from", "where", "and", "case", "end", "when", "then", "join",
-            "values", "(1, 2)", "natural", "left", "set", "=", "-", "*", ".", "on", "group by",
-            "union", "with", "as", "between", "offset", "limit",
+            "(",
+            ")",
+            ",",
+            "select",
+            "from",
+            "where",
+            "and",
+            "case",
+            "end",
+            "when",
+            "then",
+            "join",
+            "values",
+            "(1, 2)",
+            "natural",
+            "left",
+            "set",
+            "=",
+            "-",
+            "*",
+            ".",
+            "on",
+            "group by",
+            "union",
+            "with",
+            "as",
+            "between",
+            "offset",
+            "limit",
+            "full",
+            "outer",
+            "fetch",
+            "first",
+            "rows",
+            "only",
+            "alter table",
+            "modify",
+            "window(",
+            "values(",
+            "add",
         ];
         let mut s = String::new();
         for _ in 0..(3 + self.rng.below(20)) {
