@@ -243,26 +243,31 @@ mod tests {
 
     // Issue 37 item 19: the expected texts below are the JS sql-formatter's (npm
     // `sql-formatter` 15.9, tabWidth 2, keywordCase upper) for the same input, unless a
-    // comment names a difference.
+    // comment names a difference. `stable` also checks that formatting them again keeps them.
+    fn stable(input: &str, extra: serde_json::Value) -> String {
+        let once = format(input, extra.clone());
+        assert_eq!(format(&once, extra), once, "formatting again changed it");
+        once
+    }
 
     #[test]
     fn fetch_first_and_offset_rows_are_clauses() {
         assert_eq!(
-            format(
+            stable(
                 "select a from t order by a offset 10 rows fetch first 5 rows only",
                 json!({})
             ),
             "SELECT\n  a\nFROM\n  t\nORDER BY\n  a\nOFFSET\n  10 ROWS\nFETCH FIRST\n  5 ROWS ONLY"
         );
         assert_eq!(
-            format(
+            stable(
                 "select a from t where b = 1 offset 5 rows fetch next 10 rows only",
                 json!({})
             ),
             "SELECT\n  a\nFROM\n  t\nWHERE\n  b = 1\nOFFSET\n  5 ROWS\nFETCH NEXT\n  10 ROWS ONLY"
         );
         assert_eq!(
-            format(
+            stable(
                 "select a from t order by a offset 10 row fetch next 1 row only",
                 json!({})
             ),
@@ -270,7 +275,7 @@ mod tests {
         );
         // JS splits WITH TIES off as a WITH clause; it belongs to FETCH.
         assert_eq!(
-            format(
+            stable(
                 "select a from t order by a fetch first 5 rows with ties",
                 json!({})
             ),
@@ -278,7 +283,7 @@ mod tests {
         );
         // MySQL may name a column `offset`; without a count after it, it stays a name.
         assert_eq!(
-            format(
+            stable(
                 "select a from t where offset > 1",
                 json!({"dialect": "mysql"})
             ),
@@ -289,7 +294,7 @@ mod tests {
     #[test]
     fn full_outer_and_other_joins_that_start_a_line_stay_whole() {
         assert_eq!(
-            format(
+            stable(
                 "select * from a\nfull outer join b on a.id = b.id\nfull join c on c.id = a.id\n\
                  left outer join d on d.id = a.id\nright outer join e on e.id = a.id\n\
                  cross join f\nnatural full outer join g\ninner join h on h.id = a.id",
@@ -301,7 +306,7 @@ mod tests {
         );
         // The reproduction: FULL at the start of a line was left on the line before.
         assert_eq!(
-            format(
+            stable(
                 "select * from a\nfull\nouter join b on a.id = b.id",
                 json!({"dialect": "postgresql"})
             ),
@@ -309,12 +314,12 @@ mod tests {
         );
         // Spark's LEFT SEMI JOIN (JS leaves SEMI behind as an alias).
         assert_eq!(
-            format("select * from a left semi join b on a.x=b.x", json!({})),
+            stable("select * from a left semi join b on a.x=b.x", json!({})),
             "SELECT\n  *\nFROM\n  a\n  LEFT SEMI JOIN b ON a.x = b.x"
         );
         // MySQL has no FULL JOIN: `full` is the alias of `a` there, as JS's mysql reads it.
         assert_eq!(
-            format(
+            stable(
                 "select * from a full join b on a.id = b.id",
                 json!({"dialect": "mysql"})
             ),
@@ -327,27 +332,27 @@ mod tests {
         // JS's sql and postgresql languages make clauses of WINDOW and VALUES here; its
         // mysql language keeps the names' case, where cmpx re-cases reserved words.
         assert_eq!(
-            format(
+            stable(
                 "select window(a), values(b), left(c, 2), right(d, 3), replace(e, 'a', 'b') from t",
                 json!({})
             ),
             "SELECT\n  WINDOW(a),\n  VALUES(b),\n  LEFT(c, 2),\n  RIGHT(d, 3),\n  replace(e, 'a', 'b')\nFROM\n  t"
         );
         assert_eq!(
-            format("select values(b) from t", json!({})),
+            stable("select values(b) from t", json!({})),
             "SELECT\n  VALUES(b)\nFROM\n  t"
         );
         assert_eq!(
-            format("select coalesce(values(a), 0) from t", json!({})),
+            stable("select coalesce(values(a), 0) from t", json!({})),
             "SELECT\n  coalesce(VALUES(a), 0)\nFROM\n  t"
         );
         // A VALUES row list in parentheses is still a query.
         assert_eq!(
-            format("select * from (values (1,2),(3,4)) v (a,b)", json!({})),
+            stable("select * from (values (1,2),(3,4)) v (a,b)", json!({})),
             "SELECT\n  *\nFROM\n  (\n    VALUES\n      (1, 2),\n      (3, 4)\n  ) v (a, b)"
         );
         assert_eq!(
-            format(
+            stable(
                 "insert into t (a) values (1) on duplicate key update a = values(a)",
                 json!({"dialect": "mysql"})
             ),
@@ -358,19 +363,19 @@ mod tests {
     #[test]
     fn limit_with_a_comma_or_offset() {
         assert_eq!(
-            format("select a from t limit 5, 10", json!({"dialect": "mysql"})),
+            stable("select a from t limit 5, 10", json!({"dialect": "mysql"})),
             "SELECT\n  a\nFROM\n  t\nLIMIT\n  5, 10"
         );
         // Leading commas leave the pair alone too.
         assert_eq!(
-            format(
+            stable(
                 "select a from t limit 5, 10",
                 json!({"dialect": "mysql", "commaPosition": "leading"})
             ),
             "SELECT\n  a\nFROM\n  t\nLIMIT\n  5, 10"
         );
         assert_eq!(
-            format(
+            stable(
                 "select * from t where x in (select y from u order by y limit 5, 6)",
                 json!({"dialect": "mysql"})
             ),
@@ -379,7 +384,7 @@ mod tests {
         );
         // JS (every language) makes OFFSET a clause of its own, as cmpx does.
         assert_eq!(
-            format("select a from t limit 5 offset 10", json!({})),
+            stable("select a from t limit 5 offset 10", json!({})),
             "SELECT\n  a\nFROM\n  t\nLIMIT\n  5\nOFFSET\n  10"
         );
     }
@@ -387,18 +392,18 @@ mod tests {
     #[test]
     fn case_puts_each_when_on_its_own_line() {
         assert_eq!(
-            format(
+            stable(
                 "select case x when 1 then 'a' when 2 then 'b' else 'c' end as y from t",
                 json!({})
             ),
             "SELECT\n  CASE x\n    WHEN 1 THEN 'a'\n    WHEN 2 THEN 'b'\n    ELSE 'c'\n  END AS y\nFROM\n  t"
         );
         assert_eq!(
-            format("select case when a then 1 else 0 end from t", json!({})),
+            stable("select case when a then 1 else 0 end from t", json!({})),
             "SELECT\n  CASE\n    WHEN a THEN 1\n    ELSE 0\n  END\nFROM\n  t"
         );
         assert_eq!(
-            format(
+            stable(
                 "select * from t where a = case x when 1 then 2 else 3 end",
                 json!({})
             ),
@@ -407,7 +412,7 @@ mod tests {
         // Deliberate difference: inside a parenthesised group short enough for one line
         // (here a function's arguments) CASE stays on it; JS breaks the group open.
         assert_eq!(
-            format(
+            stable(
                 "select coalesce(case when a then 1 end, 0) from t",
                 json!({})
             ),
@@ -419,21 +424,21 @@ mod tests {
     fn alter_table_puts_each_action_on_a_line() {
         // Deliberate difference: cmpx upper-cases data types (they are reserved words).
         assert_eq!(
-            format(
+            stable(
                 "alter table t modify a int not null, add column b int",
                 json!({"dialect": "mysql"})
             ),
             "ALTER TABLE t\nMODIFY a INT NOT NULL,\nADD COLUMN b INT"
         );
         assert_eq!(
-            format(
+            stable(
                 "alter table t change a b int, modify column c varchar(10) after d, add index i (c)",
                 json!({"dialect": "mysql"})
             ),
             "ALTER TABLE t\nCHANGE a b INT,\nMODIFY COLUMN c VARCHAR(10) after d,\nADD INDEX i (c)"
         );
         assert_eq!(
-            format(
+            stable(
                 "alter table if exists only t rename column a to b",
                 json!({"dialect": "postgresql"})
             ),
@@ -442,14 +447,14 @@ mod tests {
         // Deliberate difference: JS starts a SET clause inside ALTER COLUMN (`SET\n  NOT
         // NULL`); SET NOT NULL / SET DEFAULT belong to the ALTER COLUMN action.
         assert_eq!(
-            format(
+            stable(
                 "alter table t alter column a set not null, drop column b",
                 json!({})
             ),
             "ALTER TABLE t\nALTER COLUMN a SET NOT NULL,\nDROP COLUMN b"
         );
         assert_eq!(
-            format(
+            stable(
                 "alter table t add column c int, drop column d",
                 json!({"commaPosition": "leading"})
             ),
@@ -461,17 +466,17 @@ mod tests {
     fn backslash_escaped_quotes_in_generic_and_mysql_strings() {
         // Generic SQL: `\'` is an escaped quote, as in JS's sql language…
         assert_eq!(
-            format("select 'it\\'s', N'it\\'s', U&'d\\0061t' from t", json!({})),
+            stable("select 'it\\'s', N'it\\'s', U&'d\\0061t' from t", json!({})),
             "SELECT\n  'it\\'s',\n  N'it\\'s',\n  U&'d\\0061t'\nFROM\n  t"
         );
         // …unless a blank, `,`, `)`, `;` or the end follows it: then the string ends after a
         // backslash, as in standard SQL (JS rejects this input).
         assert_eq!(
-            format("select 'C:\\', 'x' from t", json!({})),
+            stable("select 'C:\\', 'x' from t", json!({})),
             "SELECT\n  'C:\\',\n  'x'\nFROM\n  t"
         );
         assert_eq!(
-            format(
+            stable(
                 "select 'it\\'s', N'it\\'s', \"a\\\"b\" from t",
                 json!({"dialect": "mysql"})
             ),
@@ -479,12 +484,12 @@ mod tests {
         );
         // MySQL has no U& strings: `U&'…'` is U & '…', as JS's mysql reads it.
         assert_eq!(
-            format("select U&'d\\0061t' from t", json!({"dialect": "mysql"})),
+            stable("select U&'d\\0061t' from t", json!({"dialect": "mysql"})),
             "SELECT\n  U & 'd\\0061t'\nFROM\n  t"
         );
         // PostgreSQL: standard strings keep backslash plain, E'…' escapes.
         assert_eq!(
-            format(
+            stable(
                 "select 'C:\\', E'it\\'s', U&'d\\0061t' from t",
                 json!({"dialect": "postgresql"})
             ),

@@ -874,10 +874,9 @@ impl Layout<'_> {
             "FETCH" if frame.clause != Clause::None && self.word_in(i + 1, &["FIRST", "NEXT"]) => {
                 (clause(Clause::Fetch), 2, false)
             }
-            // `window(x)` and `returning(x)` are calls of functions so named.
-            "WINDOW" | "QUALIFY" | "RETURNING" if !self.next_is_open(i) => {
-                (clause(Clause::Other), 1, false)
-            }
+            // A WINDOW clause names its window first, so `window(x)` calls a function.
+            "WINDOW" if !self.next_is_open(i) => (clause(Clause::Other), 1, false),
+            "QUALIFY" | "RETURNING" => (clause(Clause::Other), 1, false),
             // MySQL's upsert: its assignments are laid out as SET's.
             "ON" if self.word_is(i + 1, "DUPLICATE")
                 && self.kw(i + 2) == Some("KEY")

@@ -667,7 +667,7 @@ impl Gen<'_> {
             13 if self.rng.chance(50) => {
                 let f = self
                     .rng
-                    .pick(&["window", "values", "left", "right", "replace", "qualify"]);
+                    .pick(&["window", "values", "left", "right", "replace", "insert"]);
                 format!("{f}({}, {})", self.column(), self.atom())
             }
             _ => format!("{} is not null", self.column()),
