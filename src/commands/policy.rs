@@ -53,31 +53,22 @@ pub fn change(
     tool: Option<&str>,
     path: Option<&Path>,
 ) -> Result<ExitCode, Error> {
-    let family = capability_name.strip_suffix(":*");
-    let shaped = capability_name == "*"
-        || family.is_some_and(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_lowercase()))
-        || capability::well_formed(capability_name);
-    if !shaped {
-        return Err(Error::Usage(format!(
-            "'{}' is not a capability name: use category:action like fs:write or dom:read (or a family, fs:*); `cmpx policy` lists them",
-            crate::text::preview(capability_name, 60)
-        )));
-    }
-    if path.is_some() && !(capability_name.starts_with("fs:") || capability_name == "*") {
-        return Err(Error::Usage(
-            "--path applies to fs:* capabilities only".to_string(),
-        ));
+    let rule = Rule {
+        capability: capability_name.to_string(),
+        tool: tool.map(str::to_string),
+        path: path.map(crate::policy::normalise),
+    };
+    // The checks a hand-edited file gets on load, so the command line writes no rule that
+    // would make the file invalid or match nothing.
+    let problems = file::problems(&rule);
+    if !problems.is_empty() {
+        return Err(Error::Usage(problems.join("; ")));
     }
     let location = file::location().ok_or_else(no_home)?;
     let home = location.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(home).map_err(|e| Error::io("create directory", home, e))?;
     let _lock = crate::cmp::lock::acquire(home)?;
     let mut policy = file::load_from(&location).map_err(Error::Usage)?;
-    let rule = Rule {
-        capability: capability_name.to_string(),
-        tool: tool.map(str::to_string),
-        path: path.map(crate::policy::normalise),
-    };
     let before = policy.clone();
     policy.grant.retain(|r| r != &rule);
     policy.deny.retain(|r| r != &rule);

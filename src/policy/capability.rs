@@ -171,12 +171,85 @@ pub fn well_formed(name: &str) -> bool {
     }
 }
 
-/// Catalogue tools that use the system's random numbers: the ones whose output varies from run
-/// to run, one list kept in `tools` (the clock-reading ones below take their time as an input).
-const RANDOM: &[&str] = crate::tools::NONDETERMINISTIC;
+/// The families the vocabulary's names belong to (`fs`, `network`, `dom`, …), in order.
+pub fn families() -> Vec<&'static str> {
+    let mut out: Vec<&str> = Vec::new();
+    for k in VOCABULARY {
+        let family = k.name.split(':').next().unwrap_or(k.name);
+        if !out.contains(&family) {
+            out.push(family);
+        }
+    }
+    out
+}
+
+/// Why `name` cannot be a policy rule's capability, or `None` when it can: `*`, a family
+/// (`fs:*`), a name of the vocabulary, or, in a family the vocabulary does not have, a
+/// well-formed name (a browser tool's own word, such as `code:execute`). Within a known family
+/// only the vocabulary's names exist, so `fs:delet` is refused rather than kept as a rule that
+/// never matches. The message offers the closest name when one is close.
+pub fn rule_problem(name: &str) -> Option<String> {
+    let lowercase_word = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_lowercase());
+    let family = name.strip_suffix(":*");
+    if name == "*"
+        || family.is_some_and(lowercase_word)
+        || known(name).is_some()
+        || (well_formed(name) && !families().contains(&name.split(':').next().unwrap_or("")))
+    {
+        return None;
+    }
+    let patterns: Vec<String> = families().iter().map(|f| format!("{f}:*")).collect();
+    let candidates = VOCABULARY
+        .iter()
+        .map(|k| k.name)
+        .chain(patterns.iter().map(String::as_str))
+        .chain(["*"]);
+    let hint = crate::suggest::did_you_mean(name.trim(), candidates)
+        .map(|s| format!("; did you mean {s}?"))
+        .unwrap_or_default();
+    let shown = crate::text::preview(name, 60);
+    Some(if well_formed(name) {
+        let family = name.split(':').next().unwrap_or("");
+        let names: Vec<&str> = VOCABULARY
+            .iter()
+            .map(|k| k.name)
+            .filter(|n| n.split(':').next() == Some(family))
+            .collect();
+        format!(
+            "'{shown}' is not a capability: the {family} family has {}{hint}",
+            names.join(", ")
+        )
+    } else {
+        format!(
+            "'{shown}' is not a capability name: use category:action in lowercase like fs:write or dom:read (or a family, fs:*, or * for all){hint}; `cmpx policy` lists them"
+        )
+    })
+}
+
+/// Catalogue tools that use the system's random numbers: every one whose output varies from
+/// run to run (`tools::NONDETERMINISTIC`), and those that draw a salt, an IV, a seed or a PSS
+/// salt only when none is given, so that their examples repeat. The tests below check this list
+/// against the source and against behaviour.
+const RANDOM: &[&str] = &[
+    "uuid-generator",
+    "password-generator",
+    "random-number-generator",
+    "ulid-generator",
+    "bcrypt-hasher",
+    "rsa-key-pair-generator",
+    "bip39-generator",
+    "mac-address-generator",
+    "ipv6-ula-generator",
+    "fernet-encryptor",
+    "jwt-encoder",
+    "lorem-ipsum-generator",
+    "password-hash-generator",
+    "text-encryptor",
+];
 
 /// Catalogue tools that read the clock (when no time is given).
 const CLOCK: &[&str] = &[
+    "certificate-decoder",
     "cron-parser",
     "date-calculator",
     "eta-calculator",
@@ -234,6 +307,44 @@ mod tests {
     }
 
     #[test]
+    fn rule_capabilities_are_known_names_families_or_browser_words() {
+        for ok in [
+            "*",
+            "fs:*",
+            "fs:delete",
+            "network:fetch:same-origin",
+            "code:execute",
+            "code:*",
+        ] {
+            assert_eq!(rule_problem(ok), None, "{ok}");
+        }
+        let why = |name: &str| rule_problem(name).unwrap();
+        assert_eq!(
+            why("FS:DELETE"),
+            "'FS:DELETE' is not a capability name: use category:action in lowercase like fs:write or dom:read (or a family, fs:*, or * for all); did you mean fs:delete?; `cmpx policy` lists them"
+        );
+        assert!(why("fs:delete ").contains("did you mean fs:delete?"));
+        assert_eq!(
+            why("fs:delet"),
+            "'fs:delet' is not a capability: the fs family has fs:read, fs:write, fs:overwrite, fs:delete; did you mean fs:delete?"
+        );
+        assert!(!why("").contains("did you mean"));
+        assert_eq!(
+            families(),
+            [
+                "fs",
+                "network",
+                "process",
+                "system",
+                "dom",
+                "storage",
+                "clipboard",
+                "media"
+            ]
+        );
+    }
+
+    #[test]
     fn ids_map_to_btcp_names_and_back() {
         for def in crate::catalogue::all() {
             let name = btcp_name(&def.id);
@@ -250,10 +361,193 @@ mod tests {
         assert_eq!(catalogue_id("no_such_tool"), None);
     }
 
+    /// Calls that draw the system's random numbers, directly or inside a library call.
+    const RANDOM_CALLS: &str = r"\brand::|\bOsRng\b|\bgetrandom\b|\bthread_rng\b|\bnew_v4\b|\bUlid::new\b|\bgenerate_key\b|\bbcrypt::hash\b|jsonwebtoken::crypto::sign\b";
+
+    /// Calls that read the wall clock: any `Type::now()` and UUID's clock-based constructors.
+    /// `Instant::now()` is left out by [`first_call`]: a monotonic deadline, never in a result.
+    const CLOCK_CALLS: &str = r"\b(?:[A-Z][A-Za-z0-9]*::now\(|now_v[0-9]+\()";
+
+    /// The first call in `code` that `calls` matches, but `Instant::now(`.
+    fn first_call<'a>(calls: &regex::Regex, code: &'a str) -> Option<&'a str> {
+        calls
+            .find_iter(code)
+            .map(|m| m.as_str())
+            .find(|m| *m != "Instant::now(")
+    }
+
+    /// Tools that share a source file with a random or clock call but never reach it, with the
+    /// capability they do not need: each one was read and found so.
+    const SHARES_A_FILE: &[(&str, &str)] = &[
+        ("uuid-analyzer", SYSTEM_RANDOM),
+        ("uuid-analyzer", SYSTEM_CLOCK),
+        ("math-evaluator", SYSTEM_RANDOM),
+        ("percentage-calculator", SYSTEM_RANDOM),
+        ("ipv4-subnet-calculator", SYSTEM_RANDOM),
+        ("ipv4-subnet-calculator", SYSTEM_CLOCK),
+        ("ipv4-address-converter", SYSTEM_RANDOM),
+        ("ipv4-address-converter", SYSTEM_CLOCK),
+        ("ipv4-range-expander", SYSTEM_RANDOM),
+        ("ipv4-range-expander", SYSTEM_CLOCK),
+        ("mac-address-generator", SYSTEM_CLOCK),
+        ("password-strength-analyzer", SYSTEM_RANDOM),
+        ("basic-auth-generator", SYSTEM_RANDOM),
+        ("string-obfuscator", SYSTEM_RANDOM),
+        ("duration-formatter", SYSTEM_CLOCK),
+        // Verifying a signature draws nothing; only signing (PS*) does.
+        ("jwt-decoder", SYSTEM_RANDOM),
+    ];
+
+    /// The non-test source of every tool module under src/tools with the tool ids it
+    /// registers: modules declared `#[cfg(test)]` are left out, and each file is cut where its
+    /// `#[cfg(test)] mod tests` begins.
+    fn tool_sources() -> Vec<(std::path::PathBuf, String, Vec<String>)> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/tools");
+        let mut files = Vec::new();
+        let mut dirs = vec![root];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    files.push(path);
+                }
+            }
+        }
+        let test_mod =
+            regex::Regex::new(r"#\[cfg\(test\)\]\s*(?:pub(?:\([a-z]+\))? )?mod (\w+);").unwrap();
+        let mut test_only = Vec::new();
+        for path in &files {
+            let text = std::fs::read_to_string(path).unwrap();
+            let dir = match path.file_stem().and_then(|s| s.to_str()) {
+                Some("mod") => path.parent().unwrap().to_path_buf(),
+                _ => path.with_extension(""),
+            };
+            for c in test_mod.captures_iter(&text) {
+                test_only.push(dir.join(format!("{}.rs", &c[1])));
+            }
+        }
+        let entry = regex::Regex::new(r#"\(\s*"([a-z0-9-]+)",\s*[a-z_0-9]+\s*\)"#).unwrap();
+        let tests_at = regex::Regex::new(r"#\[cfg\(test\)\]\s*mod tests\b").unwrap();
+        files
+            .into_iter()
+            .filter(|p| !test_only.contains(p))
+            .map(|path| {
+                let text = std::fs::read_to_string(&path).unwrap();
+                let end = tests_at.find(&text).map_or(text.len(), |m| m.start());
+                let code: String = text[..end]
+                    .lines()
+                    .filter(|l| !l.trim_start().starts_with("//"))
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                let ids = code
+                    .find("pub const TOOLS")
+                    .map(|at| {
+                        let list = &code[at..at + code[at..].find("];").unwrap()];
+                        entry
+                            .captures_iter(list)
+                            .map(|c| c[1].to_string())
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                (path, code, ids)
+            })
+            .collect()
+    }
+
+    /// Every tool whose module draws random numbers or reads the clock declares it (or is
+    /// listed, read and found not to reach the call); a module without tools of its own that
+    /// makes such a call is a helper whose callers nobody has classified, and fails.
+    #[test]
+    fn every_random_or_clock_call_belongs_to_a_tool_that_declares_it() {
+        let mut problems = Vec::new();
+        let mut exempt_used = Vec::new();
+        for (capability, pattern) in [(SYSTEM_RANDOM, RANDOM_CALLS), (SYSTEM_CLOCK, CLOCK_CALLS)] {
+            let calls = regex::Regex::new(pattern).unwrap();
+            for (path, code, ids) in tool_sources() {
+                let Some(call) = first_call(&calls, &code) else {
+                    continue;
+                };
+                let file = path.display();
+                if ids.is_empty() {
+                    problems.push(format!(
+                        "{file} calls {call} ({capability}) but registers no tool: say which tools reach it"
+                    ));
+                }
+                for id in ids {
+                    let declares = of_catalogue_tool(&id).contains(&capability);
+                    let exempt = SHARES_A_FILE.contains(&(id.as_str(), capability));
+                    if exempt {
+                        exempt_used.push((id.clone(), capability));
+                    }
+                    if declares && exempt {
+                        problems.push(format!(
+                            "{id} declares {capability} and is listed as not needing it"
+                        ));
+                    } else if !declares && !exempt {
+                        problems.push(format!(
+                            "{id} is implemented in {file}, which calls {call}, but does not declare {capability}"
+                        ));
+                    }
+                }
+            }
+        }
+        for (id, capability) in SHARES_A_FILE {
+            if !exempt_used.iter().any(|(i, c)| i == id && c == capability) {
+                problems.push(format!(
+                    "{id} is listed as sharing a file with a {capability} call, but its file makes none"
+                ));
+            }
+        }
+        assert!(problems.is_empty(), "{problems:#?}");
+    }
+
+    /// Behaviour agrees with the declaration: every example of every tool that does not declare
+    /// system:random, as given and with each argument left out in turn (a seed, a salt, an IV),
+    /// gives the same output three times running. A tool that reads the clock may see the
+    /// second change once, not twice.
+    #[test]
+    fn tools_not_declaring_randomness_repeat_their_output() {
+        let mut problems = Vec::new();
+        for def in crate::catalogue::all() {
+            let declared = of_catalogue_tool(&def.id);
+            if declared.contains(&SYSTEM_RANDOM) {
+                continue;
+            }
+            let clock = declared.contains(&SYSTEM_CLOCK);
+            let contract = crate::catalogue::contract(&def.id);
+            for example in crate::contract::examples(def, contract.as_ref()) {
+                let mut inputs = vec![example.input.clone()];
+                for key in example.input.keys() {
+                    let mut fewer = example.input.clone();
+                    fewer.remove(key);
+                    inputs.push(fewer);
+                }
+                for input in inputs {
+                    let run = || crate::exec::run_definition(def, &input).data;
+                    let (a, b) = (run(), run());
+                    let varies = a != b && (!clock || b != run());
+                    if varies {
+                        problems.push(format!(
+                            "{} gives a different output each run for {}",
+                            def.id,
+                            serde_json::Value::Object(input)
+                        ));
+                    }
+                }
+            }
+        }
+        assert!(problems.is_empty(), "{problems:#?}");
+    }
+
     #[test]
     fn declared_catalogue_tools_exist() {
         for id in RANDOM.iter().chain(CLOCK) {
             assert!(crate::catalogue::get(id).is_some(), "{id}");
+        }
+        for id in crate::tools::NONDETERMINISTIC {
+            assert!(RANDOM.contains(id), "{id} varies from run to run");
         }
         assert_eq!(of_catalogue_tool("json-formatter"), Vec::<&str>::new());
         assert_eq!(
