@@ -270,7 +270,10 @@ fn a_writer_waits_for_the_lock_and_says_so() {
             let _ = tx.send(line);
         }
     });
-    let note = rx.recv_timeout(HANG).expect("no note about waiting");
+    // The folder's intent declares no capabilities: install warns about that first.
+    let note = std::iter::from_fn(|| rx.recv_timeout(HANG).ok())
+        .find(|l| !l.starts_with("warning: "))
+        .expect("no note about waiting");
     assert_eq!(
         note,
         format!(
@@ -770,18 +773,32 @@ fn templates_that_run_a_value_as_code_warn_and_need_consent() {
          can execute it; it runs only with consent (--yes), like an intent marked confirm",
         dir.join("cmp/capability.json").display()
     );
+    // It also declares no capabilities (issue 37, item 21).
+    let undeclared = format!(
+        "{}: intents[0] declares no capabilities, so cmpx counts it as process:spawn (a program \
+         nothing describes) and asks before every run; declare what it touches, e.g. \
+         \"capabilities\": [\"fs:read\"]",
+        dir.join("cmp/capability.json").display()
+    );
 
-    // A warning, not a problem: the folder stays valid.
+    // Warnings, not problems: the folder stays valid.
     let out = run(home, &["validate", s(&dir)]);
     assert_eq!(out.code, 0, "{}", out.stdout);
     assert_eq!(
         out.json(),
-        json!({"valid": true, "checked": 1, "problems": [], "warnings": [warning]})
+        json!({"valid": true, "checked": 1, "problems": [], "warnings": [warning, undeclared]})
+    );
+    assert_eq!(
+        out.stderr,
+        format!("warning: {warning}\nwarning: {undeclared}\n")
     );
     let out = run(home, &["install", s(&dir)]);
     assert_eq!(out.code, 0, "{}", out.stdout);
-    assert_eq!(out.stderr, format!("warning: {warning}\n"));
-    assert_eq!(out.json()["warnings"], json!([warning]));
+    assert_eq!(
+        out.stderr,
+        format!("warning: {warning}\nwarning: {undeclared}\n")
+    );
+    assert_eq!(out.json()["warnings"], json!([warning, undeclared]));
 
     let canary = home.join("canary");
     let c = s(&canary);
@@ -821,7 +838,9 @@ fn templates_that_run_a_value_as_code_warn_and_need_consent() {
         touch["description"]
             .as_str()
             .unwrap()
-            .contains("Destructive: cannot be undone; asks for confirmation."),
+            .contains(
+                "Declares no capabilities, so nothing says what its program does; asks for confirmation."
+            ),
         "{touch}"
     );
     assert_eq!(touch["annotations"]["readOnlyHint"], false);

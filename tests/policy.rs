@@ -41,7 +41,7 @@ fn an_undeclared_tool_asks_until_granted_then_runs_without_asking() {
         doc["error"]
             .as_str()
             .unwrap()
-            .contains("destructive (cannot be undone) and needs process:spawn, which the policy neither grants nor denies"),
+            .contains("this action runs an undeclared program (it declares no capabilities), so cmpx asks first and needs process:spawn, which the policy neither grants nor denies"),
         "{doc}"
     );
     let granted = t
@@ -58,6 +58,65 @@ fn an_undeclared_tool_asks_until_granted_then_runs_without_asking() {
         text.contains("[[grant]]\ncapability = \"process:spawn\"\ntool = \"hello\"\n"),
         "{text}"
     );
+}
+
+/// Issue 37, item 21: an intent that declares nothing (and says `destructive: false`) was
+/// called "destructive (cannot be undone)" when it asked first. It is said to run an
+/// undeclared program, and `cmpx validate` and `cmpx install` warn about it without failing.
+#[test]
+fn an_undeclared_intent_is_described_truly_and_warned_about() {
+    let mut t = Test::new();
+    let root = t.home().join("extra");
+    third_party(&root);
+    let capability = root.join("hello/cmp/capability.json");
+    let text = std::fs::read_to_string(&capability).unwrap().replace(
+        r#""required":true}}}"#,
+        r#""required":true}},"destructive":false}"#,
+    );
+    std::fs::write(&capability, text).unwrap();
+    t.env("CMP_TOOL_PATH", root.to_str().unwrap());
+    let asked = t.args(["run", "hello", "--who", "you"]).run();
+    assert_eq!(asked.code, 3, "{}", asked.stdout);
+    let error = asked.json()["error"].as_str().unwrap().to_string();
+    assert!(
+        error.starts_with("confirmation required: this action runs an undeclared program (it declares no capabilities), so cmpx asks first"),
+        "{error}"
+    );
+    assert!(!error.contains("undone"), "{error}");
+    let help = t.args(["run", "hello", "--help"]).run();
+    assert!(
+        help.stdout.contains(
+            "Asks first: it declares no capabilities, so nothing says what its program does"
+        ),
+        "{}",
+        help.stdout
+    );
+    assert!(!help.stdout.contains("undone"), "{}", help.stdout);
+
+    let warning = format!(
+        "{}: intents[0] declares no capabilities, so cmpx counts it as process:spawn (a program \
+         nothing describes) and asks before every run; declare what it touches, e.g. \
+         \"capabilities\": [\"fs:read\"]",
+        capability.display()
+    );
+    let folder = root.join("hello");
+    let checked = t.args(["validate", folder.to_str().unwrap()]).run();
+    assert_eq!(checked.code, 0, "{}", checked.stdout);
+    assert_eq!(checked.stderr, format!("warning: {warning}\n"));
+    assert_eq!(checked.json()["warnings"], json!([warning]));
+    let installed = t.args(["install", folder.to_str().unwrap()]).run();
+    assert_eq!(installed.code, 0, "{}", installed.stdout);
+    assert_eq!(installed.stderr, format!("warning: {warning}\n"));
+    // The control: declaring what it touches silences the warning.
+    let text = std::fs::read_to_string(&capability).unwrap().replace(
+        r#""destructive":false"#,
+        r#""capabilities":["process:spawn"]"#,
+    );
+    std::fs::write(&capability, text).unwrap();
+    let checked = t.args(["validate", folder.to_str().unwrap()]).run();
+    assert_eq!(checked.code, 0, "{}", checked.stdout);
+    assert_eq!(checked.stderr, "");
+    assert_eq!(checked.json()["warnings"], json!([]));
 }
 
 #[test]
@@ -143,6 +202,53 @@ fn catalogue_tools_obey_denies_of_what_they_touch_and_read() {
             .code,
         0
     );
+}
+
+/// Issue 37, item 11: tools that draw a salt, an IV or a seed only when none is given, and
+/// one that reads the clock to say whether a certificate has expired, declared nothing, so a
+/// deny of system:random or system:clock did not stop them.
+#[test]
+fn denying_randomness_or_the_clock_stops_every_tool_that_uses_it() {
+    let mut t = Test::new();
+    t.args(["policy", "deny", "system:random"]).run();
+    for args in [
+        &[
+            "run",
+            "text-encryptor",
+            "--input",
+            "hi",
+            "--passphrase",
+            "pw",
+        ][..],
+        &["run", "password-hash-generator", "--password", "pw"],
+        &["run", "lorem-ipsum-generator"],
+        &["run", "jwt-encoder", "--payload", "{}", "--secret", "s"],
+    ] {
+        let out = t.args(args).run();
+        assert_eq!(out.code, 3, "{args:?}: {}", out.stdout);
+        assert!(
+            out.json()["error"]
+                .as_str()
+                .unwrap()
+                .contains("system:random is denied by the policy"),
+            "{args:?}: {}",
+            out.stdout
+        );
+    }
+    t.args(["policy", "revoke", "system:random"]).run();
+    t.args(["policy", "deny", "system:clock"]).run();
+    let out = t
+        .args(["run", "certificate-decoder", "--input", "not a certificate"])
+        .run();
+    assert_eq!(out.code, 3, "{}", out.stdout);
+    assert!(
+        out.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("system:clock is denied by the policy")
+    );
+    // The control: a tool that uses neither still runs.
+    assert_eq!(t.args(["run", "lorem-ipsum-generator"]).run().code, 0);
 }
 
 #[test]
@@ -233,6 +339,176 @@ fn policy_edits_are_checked() {
     assert_eq!(
         t.args(["policy", "grant", "fs:*"]).run().json()["grant"],
         json!([{"capability": "fs:*"}])
+    );
+}
+
+/// A hand-edited rule that could never match (a capability in capitals, with a trailing space,
+/// misspelt; a tool that is no tool name; a relative path; a path on a capability that has
+/// none) makes the file invalid: everything is refused, and the message names the file, the
+/// rule and what is wrong. Before, each loaded, was listed, and denied nothing.
+#[test]
+fn a_rule_that_could_never_match_makes_the_policy_invalid() {
+    let mut t = Test::new();
+    let cases = [
+        (
+            "[[deny]]\ncapability = \"SYSTEM:RANDOM\"\n",
+            "[[deny]] rule 1 (SYSTEM:RANDOM): 'SYSTEM:RANDOM' is not a capability name",
+            "did you mean system:random?",
+        ),
+        (
+            "[[deny]]\ncapability = \"system:random \"\n",
+            "[[deny]] rule 1 (system:random ): 'system:random ' is not a capability name",
+            "did you mean system:random?",
+        ),
+        (
+            "[[grant]]\ncapability = \"fs:read\"\n[[deny]]\ncapability = \"system:randon\"\n",
+            "[[deny]] rule 1 (system:randon): 'system:randon' is not a capability: the system family has system:random, system:clock",
+            "did you mean system:random?",
+        ),
+        (
+            "[[deny]]\ncapability = \"system:random\"\ntool = \"uuid generator\"\n",
+            "[[deny]] rule 1 (system:random for tool uuid generator): tool \"uuid generator\" is not a tool name",
+            "",
+        ),
+        (
+            "[[deny]]\ncapability = \"fs:read\"\npath = \"secret\"\n",
+            "path \"secret\" is neither absolute nor under ~/",
+            "",
+        ),
+        (
+            "[[deny]]\ncapability = \"system:random\"\npath = \"/tmp\"\n",
+            "a path applies to fs:* capabilities only, not to system:random",
+            "",
+        ),
+    ];
+    let policy = t.home().join("policy.toml");
+    for (text, why, hint) in cases {
+        std::fs::write(&policy, text).unwrap();
+        let out = t.args(["run", "uuid-generator", "--yes"]).run();
+        assert_eq!(out.code, 3, "{text}: {}", out.stdout);
+        let error = out.json()["error"].as_str().unwrap().to_string();
+        assert!(
+            error.contains(&format!(
+                "the policy file {} is not valid",
+                policy.display()
+            )),
+            "{error}"
+        );
+        assert!(error.contains(why), "{text}: {error}");
+        assert!(error.contains(hint), "{text}: {error}");
+        // Not listed as if it were in force either.
+        let shown = t.args(["policy"]).run();
+        assert_eq!(shown.code, 2, "{text}: {}", shown.stdout);
+        assert!(shown.json()["error"].as_str().unwrap().contains(why));
+    }
+    // The control: the rule spelt right is valid and denies.
+    std::fs::write(&policy, "[[deny]]\ncapability = \"system:random\"\n").unwrap();
+    let out = t.args(["run", "uuid-generator", "--yes"]).run();
+    assert_eq!(out.code, 3, "{}", out.stdout);
+    assert!(
+        out.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("system:random is denied by the policy")
+    );
+    std::fs::write(&policy, "[[deny]]\ncapability = \"system:*\"\n").unwrap();
+    assert_eq!(t.args(["run", "uuid-generator"]).run().code, 3);
+    assert_eq!(
+        t.args(["run", "base64-encoder", "--input", "x"]).run().code,
+        0
+    );
+}
+
+/// A `~/` path in a hand-edited rule is under the home directory (it matched nothing before:
+/// it was taken relative to wherever cmpx ran).
+#[test]
+fn a_home_relative_path_rule_applies_under_home() {
+    let mut t = Test::new();
+    let secret = t.home().join("secret");
+    std::fs::create_dir_all(&secret).unwrap();
+    std::fs::write(secret.join("a.json"), "{\"a\":1}").unwrap();
+    std::fs::write(
+        t.home().join("policy.toml"),
+        "[[deny]]\ncapability = \"fs:read\"\npath = \"~/secret\"\n",
+    )
+    .unwrap();
+    let at = format!("@{}", secret.join("a.json").display());
+    let out = t.args(["run", "json-minifier", "--input", &at]).run();
+    assert_eq!(out.code, 3, "{}", out.stdout);
+    assert!(
+        out.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("fs:read is denied"),
+        "{}",
+        out.stdout
+    );
+}
+
+/// A policy.toml that is a link to nothing is not "no policy": whatever it pointed at held
+/// rules, so everything is refused until the link is fixed or removed.
+#[cfg(unix)]
+#[test]
+fn a_dangling_policy_link_refuses_everything() {
+    let mut t = Test::new();
+    let missing = t.home().join("gone/policy.toml");
+    std::os::unix::fs::symlink(&missing, t.home().join("policy.toml")).unwrap();
+    let out = t.args(["run", "uuid-generator", "--yes"]).run();
+    assert_eq!(out.code, 3, "{}", out.stdout);
+    let error = out.json()["error"].as_str().unwrap().to_string();
+    assert!(
+        error.contains(&format!(
+            "policy.toml is a symbolic link to {}, which does not exist",
+            missing.display()
+        )),
+        "{error}"
+    );
+    assert_eq!(t.args(["policy"]).run().code, 2);
+    // The control: with the target back, the policy is read again.
+    std::fs::create_dir_all(missing.parent().unwrap()).unwrap();
+    std::fs::write(&missing, "").unwrap();
+    assert_eq!(t.args(["run", "uuid-generator"]).run().code, 0);
+}
+
+/// `cmpx policy grant|deny` refuses what a hand-edited file may not hold, with the closest
+/// name when one is close, and writes nothing.
+#[test]
+fn policy_edits_refuse_names_that_would_never_match() {
+    let mut t = Test::new();
+    for (args, why) in [
+        (
+            vec!["deny", "FS:DELETE"],
+            "'FS:DELETE' is not a capability name: use category:action in lowercase like fs:write or dom:read (or a family, fs:*, or * for all); did you mean fs:delete?",
+        ),
+        (vec!["deny", "fs:delete "], "did you mean fs:delete?"),
+        (
+            vec!["grant", "network:fecth"],
+            "'network:fecth' is not a capability: the network family has network:fetch, network:fetch:same-origin",
+        ),
+        (
+            vec!["grant", "network:fecth"],
+            "did you mean network:fetch?",
+        ),
+        (vec!["deny", "Fs:*"], "did you mean fs:*?"),
+        (
+            vec!["deny", "system:random", "--tool", "../uuid"],
+            "tool \"../uuid\" is not a tool name",
+        ),
+    ] {
+        let out = t.args([&["policy"][..], args.as_slice()].concat()).run();
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stdout);
+        let error = out.json()["error"].as_str().unwrap().to_string();
+        assert!(error.contains(why), "{args:?}: {error}");
+    }
+    assert!(!t.home().join("policy.toml").exists());
+    // A browser tool's own word, in a family cmpx does not know, can still be granted.
+    let out = t
+        .args(["policy", "grant", "code:execute", "--tool", "paint"])
+        .run();
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    assert_eq!(
+        out.json()["grant"],
+        json!([{"capability": "code:execute", "tool": "paint"}])
     );
 }
 

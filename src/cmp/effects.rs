@@ -89,6 +89,76 @@ pub fn of(intent: &Intent) -> Effects {
     }
 }
 
+/// What is true of an intent that runs only with consent, said the same way at the terminal, in
+/// an MCP question and in a refusal. Most serious first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Caution {
+    /// It says `destructive`, or declares fs:overwrite or fs:delete: it cannot be undone.
+    Destructive,
+    /// It declares no capabilities (a third-party folder), so nothing says what its program
+    /// does; counted as process:spawn, but not thereby destructive.
+    Undeclared,
+    /// It declares process:spawn: it runs a program or code that nothing describes.
+    Spawns,
+    /// It hands a caller's value to a shell or interpreter (how, in words).
+    RunsCode(String),
+    /// It says `confirm`.
+    Confirm,
+    /// Nothing about the intent itself; only a capability above low risk asks.
+    Capability,
+}
+
+/// Why the intent asks, in the terms of [`Caution`].
+pub fn caution(intent: &Intent) -> Caution {
+    let declared = declared(intent);
+    let has = |name: &str| declared.iter().flatten().any(|c| c == name);
+    if intent.destructive || has(FS_OVERWRITE) || has(FS_DELETE) {
+        Caution::Destructive
+    } else if declared.is_none() {
+        Caution::Undeclared
+    } else if has(PROCESS_SPAWN) {
+        Caution::Spawns
+    } else if let Some(why) = intent.runs_code().filter(|_| !intent.confirm) {
+        Caution::RunsCode(why)
+    } else if intent.confirm {
+        Caution::Confirm
+    } else {
+        Caution::Capability
+    }
+}
+
+impl Caution {
+    /// The words that finish "this action …".
+    pub fn phrase(&self) -> String {
+        match self {
+            Caution::Destructive => "is destructive (cannot be undone)".to_string(),
+            Caution::Undeclared => {
+                "runs an undeclared program (it declares no capabilities), so cmpx asks first"
+                    .to_string()
+            }
+            Caution::Spawns => {
+                "runs a program or code that nothing describes (process:spawn), so cmpx asks first"
+                    .to_string()
+            }
+            Caution::RunsCode(why) => format!("runs a value as code ({why})"),
+            Caution::Confirm => "is marked confirm".to_string(),
+            Caution::Capability => "asks first".to_string(),
+        }
+    }
+
+    /// The sentence a question to the person carries, if any.
+    pub fn warning(&self) -> Option<&'static str> {
+        match self {
+            Caution::Destructive => Some("This is destructive and cannot be undone."),
+            Caution::Undeclared => Some(
+                "It runs a program that declares no capabilities, so cmpx cannot say what it changes.",
+            ),
+            Caution::Spawns => Some("It runs a program or code that nothing describes."),
+            _ => None,
+        }
+    }
+}
+
 /// Problems with a declaration: unknown names.
 pub fn check(declared: &[String]) -> Vec<String> {
     declared
@@ -154,6 +224,60 @@ mod tests {
         assert!(e.read_only && !e.open_world && !e.consent);
         let e = of(&intent(json!({"destructive": true})));
         assert!(e.consent && e.destructive);
+    }
+
+    /// Issue 37, item 21: an intent that declares nothing and says `destructive: false` was
+    /// called "destructive (cannot be undone)".
+    #[test]
+    fn the_caution_says_what_is_true() {
+        let undeclared = intent(json!({"destructive": false}));
+        assert!(
+            of(&undeclared).destructive,
+            "the MCP hint stays conservative"
+        );
+        assert_eq!(caution(&undeclared), Caution::Undeclared);
+        assert_eq!(
+            caution(&undeclared).phrase(),
+            "runs an undeclared program (it declares no capabilities), so cmpx asks first"
+        );
+        assert!(!caution(&undeclared).warning().unwrap().contains("undone"));
+        for (extra, expected) in [
+            (json!({"destructive": true}), Caution::Destructive),
+            (json!({"capabilities": ["fs:delete"]}), Caution::Destructive),
+            (
+                json!({"capabilities": ["fs:overwrite"], "confirm": true}),
+                Caution::Destructive,
+            ),
+            (json!({"capabilities": ["process:spawn"]}), Caution::Spawns),
+            (
+                json!({"capabilities": ["fs:read"], "confirm": true}),
+                Caution::Confirm,
+            ),
+            (
+                json!({"capabilities": ["network:fetch"]}),
+                Caution::Capability,
+            ),
+        ] {
+            assert_eq!(caution(&intent(extra.clone())), expected, "{extra}");
+        }
+        let code = intent(
+            json!({"capabilities": ["fs:read"], "command": "sh -c {script}", "params": {"script": {"type": "string"}}}),
+        );
+        let Caution::RunsCode(why) = caution(&code) else {
+            panic!("{:?}", caution(&code));
+        };
+        assert!(
+            caution(&code)
+                .phrase()
+                .starts_with("runs a value as code ("),
+            "{why}"
+        );
+        assert_eq!(
+            Caution::Destructive.warning(),
+            Some("This is destructive and cannot be undone.")
+        );
+        let exported = intent(json!({"command": "cmpx run uuid-generator"}));
+        assert_eq!(caution(&exported), Caution::Capability);
     }
 
     #[test]

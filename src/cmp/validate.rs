@@ -19,7 +19,8 @@ pub fn cmp_dir(tool_dir: &Path) -> Option<PathBuf> {
 #[derive(Debug, Default)]
 pub struct Checked {
     pub problems: Vec<String>,
-    /// Intents that hand a value to a shell or interpreter as code ([`super::shell_code`]).
+    /// Intents that hand a value to a shell or interpreter as code ([`super::shell_code`]), and
+    /// intents that declare no capabilities.
     pub warnings: Vec<String>,
 }
 
@@ -72,21 +73,27 @@ pub fn check(tool_dir: &Path) -> Checked {
     out
 }
 
-/// Intents that are valid but deserve a second look: each runs a value as code, and so needs
-/// consent at run time like a `confirm: true` intent.
+/// Intents that are valid but deserve a second look: one that runs a value as code needs
+/// consent at run time like a `confirm: true` intent; one that declares no capabilities counts
+/// as process:spawn, so it asks before every run and nothing can grant it narrowly.
 pub fn capability_warnings(cap: &Capability) -> Vec<String> {
-    cap.intents
-        .iter()
-        .enumerate()
-        .filter_map(|(i, intent)| {
-            intent.runs_code().map(|why| {
-                format!(
-                    "intents[{i}].command {why}; it runs only with consent (--yes), like an \
-                     intent marked confirm"
-                )
-            })
-        })
-        .collect()
+    let mut out = Vec::new();
+    for (i, intent) in cap.intents.iter().enumerate() {
+        if let Some(why) = intent.runs_code() {
+            out.push(format!(
+                "intents[{i}].command {why}; it runs only with consent (--yes), like an intent \
+                 marked confirm"
+            ));
+        }
+        if super::effects::declared(intent).is_none() {
+            out.push(format!(
+                "intents[{i}] declares no capabilities, so cmpx counts it as process:spawn (a \
+                 program nothing describes) and asks before every run; declare what it touches, \
+                 e.g. \"capabilities\": [\"fs:read\"]"
+            ));
+        }
+    }
+    out
 }
 
 /// The names used as `{name?}` switches in a command template.

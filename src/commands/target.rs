@@ -112,9 +112,14 @@ pub fn print_intent_help(target: &Target) {
         crate::text::escape_control(&target.manifest.summary)
     );
     crate::outln!("Runs: {}", crate::text::escape_control(&intent.command));
-    if intent.effects().destructive {
+    let caution = crate::cmp::effects::caution(intent);
+    if caution == crate::cmp::effects::Caution::Destructive {
         crate::outln!(
             "Destructive: it cannot be undone; it runs only with --yes or a \"y\" typed at the terminal."
+        );
+    } else if caution == crate::cmp::effects::Caution::Undeclared {
+        crate::outln!(
+            "Asks first: it declares no capabilities, so nothing says what its program does; it runs only with --yes or a \"y\" typed at the terminal."
         );
     } else if intent.needs_consent() {
         crate::outln!("Asks first: it runs only with --yes or a \"y\" typed at the terminal.");

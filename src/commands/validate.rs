@@ -1,5 +1,6 @@
 //! `cmpx validate`: CTP definitions and CMP folders checked with the same rules the tests use.
-//! Problems make the exit code 1; warnings (an intent that runs a value as code) are reported
+//! Problems make the exit code 1; warnings (an intent that runs a value as code, one that
+//! declares no capabilities) go to stderr, as `cmpx install` prints them, and into the report,
 //! but leave a folder valid, since such an intent is legitimate and asks for consent to run.
 
 use crate::cmp::read::{self, Links};
@@ -17,6 +18,9 @@ pub fn run(mode: Mode, paths: &[PathBuf]) -> Result<ExitCode, Error> {
     } else {
         given(paths)
     };
+    for w in &warnings {
+        eprintln!("warning: {}", crate::text::escape_control(w));
+    }
     if mode.is_json() {
         output::print_value(
             mode,
@@ -26,9 +30,6 @@ pub fn run(mode: Mode, paths: &[PathBuf]) -> Result<ExitCode, Error> {
     } else {
         for p in &problems {
             crate::outln!("{}", crate::text::escape_control(p));
-        }
-        for w in &warnings {
-            crate::outln!("warning: {}", crate::text::escape_control(w));
         }
         crate::outln!(
             "{checked} checked, {} problems, {} warnings",

@@ -76,12 +76,15 @@ pub fn intent_name(tool: &str, intent: &Intent, index: usize) -> String {
 /// An installed tool's intent (an adapter or a third-party folder).
 pub fn intent_tool(manifest: &Manifest, intent: &Intent, index: usize) -> Value {
     let effects = intent.effects();
-    let consent = if effects.destructive {
-        " Destructive: cannot be undone; asks for confirmation."
-    } else if effects.consent {
-        " Asks for confirmation before running."
-    } else {
-        ""
+    let consent = match crate::cmp::effects::caution(intent) {
+        crate::cmp::effects::Caution::Destructive => {
+            " Destructive: cannot be undone; asks for confirmation."
+        }
+        crate::cmp::effects::Caution::Undeclared => {
+            " Declares no capabilities, so nothing says what its program does; asks for confirmation."
+        }
+        _ if effects.consent => " Asks for confirmation before running.",
+        _ => "",
     };
     let also: Vec<&str> = intent
         .patterns

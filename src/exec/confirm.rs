@@ -11,9 +11,11 @@ pub enum Consent {
     Declined,
 }
 
+/// Asks at the terminal when consent is needed; `warning` is what the person should know
+/// before answering (that it cannot be undone, that nothing declares what it does).
 pub fn obtain(
     needs_consent: bool,
-    destructive: bool,
+    warning: Option<&str>,
     command_line: &str,
     yes: bool,
     interactive: bool,
@@ -30,8 +32,8 @@ pub fn obtain(
         "cmpx will run: {}",
         crate::text::escape_control(command_line)
     );
-    if destructive {
-        let _ = writeln!(err, "This is destructive and cannot be undone.");
+    if let Some(warning) = warning {
+        let _ = writeln!(err, "{warning}");
     }
     let _ = write!(err, "Proceed? [y/N] ");
     let _ = err.flush();

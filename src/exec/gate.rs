@@ -23,7 +23,7 @@ pub fn builtin(
             format!("not allowed: {why}; nothing was run (--yes does not override a deny; see `cmpx policy`)"),
         )
         .with_data(json!({ "denied": true, "tool": id }))),
-        Verdict::Ask(caps) => match confirm::obtain(true, false, &format!("cmpx run {id} (needs {})", caps.join(", ")), yes, interactive) {
+        Verdict::Ask(caps) => match confirm::obtain(true, None, &format!("cmpx run {id} (needs {})", caps.join(", ")), yes, interactive) {
             Consent::Given => Ok(()),
             refused => Err(ToolError::new(
                 ErrorCode::Unauthorized,

@@ -118,9 +118,10 @@ pub fn invoke_cancellable(
         crate::policy::Verdict::Granted => Vec::new(),
     };
     let needs_consent = !asking.is_empty() || crate::cmp::effects::asks_itself(intent);
+    let caution = crate::cmp::effects::caution(intent);
     match confirm::obtain(
         needs_consent,
-        effects.destructive,
+        caution.warning(),
         &shell_line(&argv),
         flags.yes,
         flags.interactive,
@@ -134,15 +135,7 @@ pub fn invoke_cancellable(
                     "; nothing was run. Re-run with --yes to proceed",
                 ),
             };
-            let kind = if effects.destructive {
-                "destructive (cannot be undone)".to_string()
-            } else if let Some(why) = intent.runs_code().filter(|_| !intent.confirm) {
-                format!("running a value as code ({why})")
-            } else if intent.confirm {
-                "marked confirm".to_string()
-            } else {
-                "one that needs consent".to_string()
-            };
+            let kind = caution.phrase();
             let needs = if asking.is_empty() {
                 String::new()
             } else {
@@ -153,7 +146,7 @@ pub fn invoke_cancellable(
             };
             let err = ToolError::new(
                 ErrorCode::Unauthorized,
-                format!("confirmation {what}: this action is {kind}{needs}{hint}"),
+                format!("confirmation {what}: this action {kind}{needs}{hint}"),
             )
             .with_data(json!({
                 "confirmationRequired": true,

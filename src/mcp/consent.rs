@@ -5,6 +5,7 @@
 //! token bound to the tool and its arguments. Either way the prompt shows the exact command
 //! with control characters escaped, and only a form-capable client is asked.
 
+use crate::cmp::effects::Caution;
 use crate::ctp::{ErrorCode, ToolError, ToolResult};
 use rand::RngExt;
 use serde_json::{Map, Value, json};
@@ -38,13 +39,10 @@ pub fn form_capable(capabilities: &Value) -> bool {
     }
 }
 
-/// The question's text: the command with every control and direction character escaped.
-pub fn prompt(command: &str, destructive: bool) -> String {
-    let warning = if destructive {
-        " This cannot be undone."
-    } else {
-        ""
-    };
+/// The question's text: the command with every control and direction character escaped, and
+/// what the person should know before answering ([`Caution::warning`]).
+pub fn prompt(command: &str, warning: Option<&str>) -> String {
+    let warning = warning.map(|w| format!(" {w}")).unwrap_or_default();
     format!(
         "cmpx will run: {}.{warning} Proceed?",
         crate::text::escape_control(command)
@@ -52,9 +50,9 @@ pub fn prompt(command: &str, destructive: bool) -> String {
 }
 
 /// The `elicitation/create` params (without `mode` for clients before 2025-11-25).
-pub fn question(command: &str, destructive: bool, with_mode: bool) -> Value {
+pub fn question(command: &str, warning: Option<&str>, with_mode: bool) -> Value {
     let mut params = json!({
-        "message": prompt(command, destructive),
+        "message": prompt(command, warning),
         "requestedSchema": {
             "type": "object",
             "properties": { "confirm": { "type": "boolean", "title": "Run it", "description": "Run this command" } },
@@ -74,17 +72,13 @@ pub fn accepted(answer: &Value) -> bool {
 }
 
 /// Nothing ran because nobody could say yes: what the model can do, and what a person can.
-pub fn refusal(tool: &str, command: &str, destructive: bool, why: &str) -> ToolResult {
-    let kind = if destructive {
-        "destructive (it cannot be undone)"
-    } else {
-        "one that changes files or runs code"
-    };
+pub fn refusal(tool: &str, command: &str, caution: &Caution, why: &str) -> ToolResult {
+    let kind = caution.phrase();
     ToolResult::err(
         ToolError::new(
             ErrorCode::Unauthorized,
             format!(
-                "confirmation required: this action is {kind}, and {why}; nothing was run. \
+                "confirmation required: this action {kind}, and {why}; nothing was run. \
                  Ask the person you work for: they can allow it when their MCP client asks \
                  (a client with form elicitation), or start the server with \
                  `cmpx mcp --allow-destructive`, or grant what it needs for good with \
@@ -245,10 +239,31 @@ mod tests {
 
     #[test]
     fn the_prompt_escapes_what_would_hide_the_command() {
-        let p = prompt("rm -- 'a\rb\u{1b}[2K\u{202e}txt.exe'\nls", true);
+        let p = prompt(
+            "rm -- 'a\rb\u{1b}[2K\u{202e}txt.exe'\nls",
+            Caution::Destructive.warning(),
+        );
         assert!(!p.chars().any(|c| c.is_control() || c == '\u{202e}'), "{p}");
         assert!(p.contains("\\r") && p.contains("\\u{1b}") && p.contains("\\u{202e}"));
-        assert!(p.ends_with("This cannot be undone. Proceed?"));
+        assert!(p.ends_with("This is destructive and cannot be undone. Proceed?"));
+    }
+
+    /// An intent that declares nothing is not called destructive: it is said to declare
+    /// nothing (issue 37, item 21).
+    #[test]
+    fn an_undeclared_intent_is_not_called_destructive() {
+        let p = prompt("echo hi", Caution::Undeclared.warning());
+        assert_eq!(
+            p,
+            "cmpx will run: echo hi. It runs a program that declares no capabilities, so cmpx cannot say what it changes. Proceed?"
+        );
+        let r = refusal("hello", "echo hi", &Caution::Undeclared, "no way to ask");
+        let error = r.error.unwrap();
+        assert!(
+            error.starts_with("confirmation required: this action runs an undeclared program (it declares no capabilities), so cmpx asks first, and no way to ask; nothing was run."),
+            "{error}"
+        );
+        assert!(!error.contains("undone"));
     }
 
     #[test]

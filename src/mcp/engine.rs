@@ -666,7 +666,7 @@ impl Call<'_> {
                     caps.join(", "),
                     Value::Object(args.clone())
                 );
-                match self.ask(name, &what, false)? {
+                match self.ask(name, &what, &crate::cmp::effects::Caution::Capability)? {
                     // Accepted once, the capabilities hold for the rest of this BTCP session.
                     Gate::Run => link.grant(&caps),
                     Gate::Answer(v) => return Some(v),
@@ -711,7 +711,11 @@ impl Call<'_> {
                 pending.join(", "),
                 link.session
             );
-            match self.ask(crate::btcp::REQUEST_CAPABILITIES, &what, false)? {
+            match self.ask(
+                crate::btcp::REQUEST_CAPABILITIES,
+                &what,
+                &crate::cmp::effects::Caution::Capability,
+            )? {
                 Gate::Run => {}
                 Gate::Answer(v) if v.get("resultType") == Some(&json!("input_required")) => {
                     return Some(v);
@@ -757,7 +761,9 @@ impl Call<'_> {
                     remote.capabilities(name).join(", ")
                 )
             };
-            if let Gate::Answer(v) = self.ask(name, &what, false)? {
+            if let Gate::Answer(v) =
+                self.ask(name, &what, &crate::cmp::effects::Caution::Capability)?
+            {
                 let question = v.get("resultType") == Some(&json!("input_required"));
                 if name == crate::btcp::REQUEST_CAPABILITIES && !question {
                     // Not accepted: the server's standing, with why it stayed pending here.
@@ -781,19 +787,21 @@ impl Call<'_> {
             Ok((argv, _)) => shell_words::join(&argv),
             Err(e) => return Some(Gate::Answer(call_result(&ToolResult::err(e, None)))),
         };
-        let destructive = target.intent.effects().destructive;
-        self.ask(&target.manifest.name, &command, destructive)
+        let caution = crate::cmp::effects::caution(&target.intent);
+        self.ask(&target.manifest.name, &command, &caution)
     }
 
     /// The consent question for `command` of `tool`, in the era's way.
-    fn ask(&self, tool: &str, command: &str, destructive: bool) -> Option<Gate> {
+    fn ask(
+        &self,
+        tool: &str,
+        command: &str,
+        caution: &crate::cmp::effects::Caution,
+    ) -> Option<Gate> {
         let command = command.to_string();
         let refuse = |why: &str| {
             Some(Gate::Answer(call_result(&consent::refusal(
-                tool,
-                &command,
-                destructive,
-                why,
+                tool, &command, caution, why,
             ))))
         };
         match &self.era {
@@ -835,7 +843,7 @@ impl Call<'_> {
                     "inputRequests": {
                         consent::INPUT_KEY: {
                             "method": "elicitation/create",
-                            "params": consent::question(&command, destructive, true),
+                            "params": consent::question(&command, caution.warning(), true),
                         }
                     },
                     "requestState": self.engine.consent.issue(outer),
@@ -858,7 +866,7 @@ impl Call<'_> {
                     "jsonrpc": "2.0",
                     "id": qid,
                     "method": "elicitation/create",
-                    "params": consent::question(&command, destructive, version.as_str() >= "2025-11-25"),
+                    "params": consent::question(&command, caution.warning(), version.as_str() >= "2025-11-25"),
                 }));
                 let asked = Instant::now();
                 let answer = loop {
