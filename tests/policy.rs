@@ -478,7 +478,7 @@ fn policy_edits_refuse_names_that_would_never_match() {
     for (args, why) in [
         (
             vec!["deny", "FS:DELETE"],
-            "'FS:DELETE' is not a capability name: use category:action in lowercase like fs:write or dom:read (or a family, fs:*, or * for all); did you mean fs:delete?",
+            "'FS:DELETE' is not a capability name: use category:action in lowercase like fs:write or dom:read (or a family, fs:*, or * for all); `cmpx policy` lists them; did you mean fs:delete?",
         ),
         (vec!["deny", "fs:delete "], "did you mean fs:delete?"),
         (

@@ -221,7 +221,7 @@ pub fn rule_problem(name: &str) -> Option<String> {
         )
     } else {
         format!(
-            "'{shown}' is not a capability name: use category:action in lowercase like fs:write or dom:read (or a family, fs:*, or * for all){hint}; `cmpx policy` lists them"
+            "'{shown}' is not a capability name: use category:action in lowercase like fs:write or dom:read (or a family, fs:*, or * for all); `cmpx policy` lists them{hint}"
         )
     })
 }
@@ -321,7 +321,7 @@ mod tests {
         let why = |name: &str| rule_problem(name).unwrap();
         assert_eq!(
             why("FS:DELETE"),
-            "'FS:DELETE' is not a capability name: use category:action in lowercase like fs:write or dom:read (or a family, fs:*, or * for all); did you mean fs:delete?; `cmpx policy` lists them"
+            "'FS:DELETE' is not a capability name: use category:action in lowercase like fs:write or dom:read (or a family, fs:*, or * for all); `cmpx policy` lists them; did you mean fs:delete?"
         );
         assert!(why("fs:delete ").contains("did you mean fs:delete?"));
         assert_eq!(
