@@ -445,6 +445,25 @@ fn a_home_relative_path_rule_applies_under_home() {
     );
 }
 
+/// `cmpx policy deny … --path '~/secret'` (quoted, so no shell expands it) means the home
+/// directory, as `~` in the file does, not a folder named `~` in the working directory.
+#[test]
+fn a_quoted_home_path_on_the_command_line_means_home() {
+    let mut t = Test::new();
+    let work = t.home().join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    t.cwd(&work);
+    let out = t
+        .args(["policy", "deny", "fs:read", "--path", "~/secret"])
+        .run();
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    let home = t.home().canonicalize().unwrap();
+    assert_eq!(
+        out.json()["deny"][0]["path"],
+        home.join("secret").display().to_string()
+    );
+}
+
 /// A policy.toml that is a link to nothing is not "no policy": whatever it pointed at held
 /// rules, so everything is refused until the link is fixed or removed.
 #[cfg(unix)]

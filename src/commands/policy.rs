@@ -56,7 +56,8 @@ pub fn change(
     let rule = Rule {
         capability: capability_name.to_string(),
         tool: tool.map(str::to_string),
-        path: path.map(crate::policy::normalise),
+        // A quoted `--path '~/keep'` means the home directory, as in the file.
+        path: path.map(|p| crate::policy::normalise(&file::expand_home(p))),
     };
     // The checks a hand-edited file gets on load, so the command line writes no rule that
     // would make the file invalid or match nothing.

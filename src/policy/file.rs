@@ -130,7 +130,7 @@ pub fn problems(rule: &Rule) -> Vec<String> {
 }
 
 /// `~` and `~/…` under the home directory; anything else as written.
-fn expand_home(path: &Path) -> PathBuf {
+pub fn expand_home(path: &Path) -> PathBuf {
     let text = path.to_string_lossy();
     let rest = match text.as_ref() {
         "~" => "",
