@@ -39,14 +39,7 @@ pub async fn from_body(
     request: Request,
     max: u64,
 ) -> Result<Map<String, Value>, Refusal> {
-    let declared = request
-        .headers()
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > max) {
-        return Err(too_large(max));
-    }
+    // serve::intake has read the body whole and refused one over the limit.
     let media = request
         .headers()
         .get(header::CONTENT_TYPE)

@@ -5,7 +5,7 @@ use super::guard;
 use super::routes::State;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
-use axum::http::{StatusCode, header};
+use axum::http::StatusCode;
 use axum::response::Response;
 use serde_json::Value;
 use std::sync::Arc;
@@ -13,15 +13,8 @@ use std::sync::Arc;
 use crate::ctp::ErrorCode;
 
 pub async fn post(state: axum::extract::State<Arc<State>>, request: Request) -> Response {
+    // serve::intake has read the body whole and refused one over the limit.
     let max = state.config.max_body;
-    let declared = request
-        .headers()
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > max) {
-        return *super::body::too_large(max);
-    }
     let bytes = match Bytes::from_request(request, &()).await {
         Ok(b) => b,
         Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
