@@ -3,6 +3,11 @@
 //! that get an intent of their own, and its worked examples. CTP's schema admits no extra
 //! fields, so these live beside the definition; every front end (CMP files, MCP, OpenAPI,
 //! docs) takes them from here, and the tests hold the tool to them.
+//!
+//! The contract also carries the tool's flags ([`Flags`]): whether its output is random,
+//! whether it reads the clock, and which parameter it reads in pieces. Policy (the
+//! system:random and system:clock capabilities), the tool's documentation and the example
+//! tests read them here, so a tool is described in its own files and nowhere else.
 
 use crate::ctp::{Example, ToolDefinition};
 use serde::{Deserialize, Serialize};
@@ -11,6 +16,15 @@ use serde_json::{Map, Value};
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Contract {
+    /// Whether and when the output draws on the system's random numbers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub random: Option<Random>,
+    /// Whether the tool reads the current time.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub clock: bool,
+    /// The parameter the tool can read in pieces (a `@path` file streamed, not loaded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub streams: Option<String>,
     /// JSON Schema (2020-12) of `data` in a successful result, for every input.
     pub output: Value,
     /// Modes, directions or targets that get an intent of their own, in order.
@@ -19,6 +33,49 @@ pub struct Contract {
     /// Worked examples beyond the definition's own `example`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub examples: Vec<Example>,
+}
+
+/// When a tool's output is random.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Random {
+    /// Its output is random values (a generator): fresh on every call but one that pins them
+    /// (a seed, entropy or a key, where the tool takes one). Its documentation says it is not
+    /// deterministic, and an example's output gives only the shape of the real one (same
+    /// keys, types, array and string lengths).
+    Always,
+    /// Only for some arguments: a salt, an IV or a seed left out, or a randomised signature
+    /// scheme. The examples avoid them, so they repeat exactly.
+    Sometimes,
+}
+
+/// A tool's flags alone, read from its contract file without the rest (policy asks for them
+/// on every call, and the output schema and examples are most of the file).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct Flags {
+    #[serde(default)]
+    pub random: Option<Random>,
+    #[serde(default)]
+    pub clock: bool,
+    #[serde(default)]
+    pub streams: Option<String>,
+}
+
+impl Flags {
+    /// Whether every call returns fresh values, so outputs are compared by shape.
+    pub fn always_random(&self) -> bool {
+        self.random == Some(Random::Always)
+    }
+}
+
+impl Contract {
+    pub fn flags(&self) -> Flags {
+        Flags {
+            random: self.random,
+            clock: self.clock,
+            streams: self.streams.clone(),
+        }
+    }
 }
 
 /// One mode: parameter values fixed in its command, and the phrases that ask for it.
@@ -72,6 +129,25 @@ pub fn check(def: &ToolDefinition, contract: &Contract) -> Vec<String> {
     let id = &def.id;
     if contract.output.get("type") != Some(&Value::String("object".into())) {
         problems.push(format!("{id}: output schema must be of type object"));
+    }
+    if let Some(name) = &contract.streams {
+        match def.parameter(name) {
+            None => problems.push(format!("{id}: streams unknown parameter '{name}'")),
+            // The streaming path validates the other arguments with this one left empty, so a
+            // constraint on it would be skipped there.
+            Some(p)
+                if p.validation.is_some()
+                    || !matches!(
+                        p.kind,
+                        crate::ctp::ParamType::Text | crate::ctp::ParamType::Textarea
+                    ) =>
+            {
+                problems.push(format!(
+                    "{id}: streams '{name}', which is not plain text without validation rules"
+                ));
+            }
+            Some(_) => {}
+        }
     }
     let mut seen: Vec<String> = Vec::new();
     for (i, mode) in contract.modes.iter().enumerate() {

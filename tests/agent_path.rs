@@ -108,7 +108,7 @@ fn every_example_reproduces_by_filling_placeholders_only() {
                 failures.push(format!("{command}: not one JSON document: {stdout}"));
                 continue;
             };
-            let same = if cmpx::tools::NONDETERMINISTIC.contains(&def.id.as_str()) {
+            let same = if cmpx::catalogue::flags(&def.id).always_random() {
                 cmpx::tools::same_shape(&doc["data"], &example["result"])
             } else {
                 doc["data"] == example["result"]

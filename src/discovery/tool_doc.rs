@@ -197,7 +197,7 @@ fn errors(out: &mut String, def: &ToolDefinition) {
 
 fn idempotency(out: &mut String, def: &ToolDefinition) {
     out.push_str("## Idempotency\n\n");
-    if crate::tools::NONDETERMINISTIC.contains(&def.id.as_str()) {
+    if crate::catalogue::flags(&def.id).always_random() {
         out.push_str(
             "Safe to retry: the tool has no side effects. It is not deterministic — each call \
              returns fresh random values of the same shape.\n\n",

@@ -1,6 +1,6 @@
 //! The capability vocabulary (BTCP's names where they apply, local ones for what BTCP has no
-//! word for), each name's risk level, what every catalogue tool declares, and the reversible
-//! mapping between catalogue ids and BTCP tool names.
+//! word for), each name's risk level, what every catalogue tool declares (from the flags in
+//! its contract file), and the reversible mapping between catalogue ids and BTCP tool names.
 
 use serde::Serialize;
 
@@ -226,52 +226,18 @@ pub fn rule_problem(name: &str) -> Option<String> {
     })
 }
 
-/// Catalogue tools that use the system's random numbers: every one whose output varies from
-/// run to run (`tools::NONDETERMINISTIC`), and those that draw a salt, an IV, a seed or a PSS
-/// salt only when none is given, so that their examples repeat. The tests below check this list
-/// against the source and against behaviour.
-const RANDOM: &[&str] = &[
-    "uuid-generator",
-    "password-generator",
-    "random-number-generator",
-    "ulid-generator",
-    "bcrypt-hasher",
-    "rsa-key-pair-generator",
-    "bip39-generator",
-    "mac-address-generator",
-    "ipv6-ula-generator",
-    "fernet-encryptor",
-    "jwt-encoder",
-    "lorem-ipsum-generator",
-    "password-hash-generator",
-    "text-encryptor",
-];
-
-/// Catalogue tools that read the clock (when no time is given).
-const CLOCK: &[&str] = &[
-    "certificate-decoder",
-    "cron-parser",
-    "date-calculator",
-    "eta-calculator",
-    "fernet-encryptor",
-    "ipv6-ula-generator",
-    "jwt-decoder",
-    "jwt-encoder",
-    "otp-generator",
-    "timestamp-converter",
-    "ulid-generator",
-    "uuid-generator",
-];
-
-/// What a catalogue tool itself touches: most nothing; a few use randomness or the clock.
-/// Reading `@path` files and writing `--output-file` are the command line's, checked where
-/// they happen (fs:read and fs:write on that path).
+/// What a catalogue tool itself touches: most nothing; a few use randomness or the clock, as
+/// the flags in their contract files say (`"random"`: every run, or only when a salt, an IV
+/// or a seed is left out; `"clock"`). The tests below check the flags against the source and
+/// against behaviour. Reading `@path` files and writing `--output-file` are the command
+/// line's, checked where they happen (fs:read and fs:write on that path).
 pub fn of_catalogue_tool(id: &str) -> Vec<&'static str> {
+    let flags = crate::catalogue::flags(id);
     let mut out = Vec::new();
-    if RANDOM.contains(&id) {
+    if flags.random.is_some() {
         out.push(SYSTEM_RANDOM);
     }
-    if CLOCK.contains(&id) {
+    if flags.clock {
         out.push(SYSTEM_CLOCK);
     }
     out
@@ -541,18 +507,51 @@ mod tests {
         assert!(problems.is_empty(), "{problems:#?}");
     }
 
+    /// The other half of the behaviour check: a tool flagged `"random": "always"` does give
+    /// fresh values from one run to the next, for some example as given or with an argument
+    /// left out (its examples may pin a seed, entropy or a key, and are compared by shape
+    /// only, so a wrong flag would hide a tool that always repeats).
     #[test]
-    fn declared_catalogue_tools_exist() {
-        for id in RANDOM.iter().chain(CLOCK) {
-            assert!(crate::catalogue::get(id).is_some(), "{id}");
+    fn tools_declaring_random_output_vary() {
+        let mut problems = Vec::new();
+        for def in crate::catalogue::all() {
+            if !crate::catalogue::flags(&def.id).always_random() {
+                continue;
+            }
+            let contract = crate::catalogue::contract(&def.id);
+            let varies = crate::contract::examples(def, contract.as_ref())
+                .iter()
+                .flat_map(|e| {
+                    let fewer = e.input.keys().map(|key| {
+                        let mut fewer = e.input.clone();
+                        fewer.remove(key);
+                        fewer
+                    });
+                    std::iter::once(e.input.clone()).chain(fewer)
+                })
+                .any(|input| {
+                    let run = || crate::exec::run_definition(def, &input).data;
+                    run() != run()
+                });
+            if !varies {
+                problems.push(format!(
+                    "{} is flagged \"random\": \"always\" but repeats every example, with every argument left out in turn",
+                    def.id
+                ));
+            }
         }
-        for id in crate::tools::NONDETERMINISTIC {
-            assert!(RANDOM.contains(id), "{id} varies from run to run");
-        }
+        assert!(problems.is_empty(), "{problems:#?}");
+    }
+
+    #[test]
+    fn declared_flags_give_the_capabilities() {
         assert_eq!(of_catalogue_tool("json-formatter"), Vec::<&str>::new());
         assert_eq!(
             of_catalogue_tool("uuid-generator"),
             vec![SYSTEM_RANDOM, SYSTEM_CLOCK]
         );
+        assert_eq!(of_catalogue_tool("text-encryptor"), vec![SYSTEM_RANDOM]);
+        assert_eq!(of_catalogue_tool("certificate-decoder"), vec![SYSTEM_CLOCK]);
+        assert_eq!(of_catalogue_tool("no-such-tool"), Vec::<&str>::new());
     }
 }

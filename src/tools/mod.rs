@@ -198,22 +198,6 @@ pub fn implemented_ids() -> impl Iterator<Item = &'static str> {
         .map(|(id, _)| *id)
 }
 
-/// Tools whose output differs from run to run. The catalogue-wide example test checks their
-/// output has the example's shape (same keys, types, array and string lengths) instead of
-/// equal values.
-pub const NONDETERMINISTIC: &[&str] = &[
-    "uuid-generator",
-    "password-generator",
-    "random-number-generator",
-    "ulid-generator",
-    "bcrypt-hasher",
-    "rsa-key-pair-generator",
-    "bip39-generator",
-    "mac-address-generator",
-    "ipv6-ula-generator",
-    "fernet-encryptor",
-];
-
 /// Whether two JSON values have the same shape: same keys, same types, same array lengths and
 /// same string lengths in characters.
 pub fn same_shape(a: &serde_json::Value, b: &serde_json::Value) -> bool {
