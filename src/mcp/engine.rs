@@ -333,11 +333,17 @@ impl Engine {
         })
     }
 
-    fn instructions(&self) -> &'static str {
+    fn instructions(&self) -> String {
+        // The count follows the embedded catalogue (its files, none parsed).
+        let n = crate::catalogue::ids().count();
         if self.opts.progressive {
-            "cmpx: about 145 offline developer utilities (JSON/YAML/CSV/XML formatting and conversion, Base64 and other encodings, hashes, JWT, UUIDs, regex, diff, dates and cron, case and text tools) plus installed CLIs (git, ripgrep, fd, jq, tar, sqlite, curl, files). Call `search` with the task in plain words, `describe` the best match for its input schema, then `run` it. Tools that change files ask the user first."
+            format!(
+                "cmpx: about {n} offline developer utilities (JSON/YAML/CSV/XML formatting and conversion, Base64 and other encodings, hashes, JWT, UUIDs, regex, diff, dates and cron, case and text tools) plus installed CLIs (git, ripgrep, fd, jq, tar, sqlite, curl, files). Call `search` with the task in plain words, `describe` the best match for its input schema, then `run` it. Tools that change files ask the user first."
+            )
         } else {
-            "cmpx: about 145 offline developer utilities (JSON/YAML/CSV/XML formatting and conversion, Base64 and other encodings, hashes, JWT, UUIDs, regex, diff, dates and cron, case and text tools) plus installed CLIs. Tool names say what they do: a utility's id (json-formatter, base64-encoder, jwt-decoder) or <program>.<action> (git.recent-commits, ripgrep.search-text-or-a-regex-in-files); search tool names by keyword. Results are JSON; tools that change files ask the user first."
+            format!(
+                "cmpx: about {n} offline developer utilities (JSON/YAML/CSV/XML formatting and conversion, Base64 and other encodings, hashes, JWT, UUIDs, regex, diff, dates and cron, case and text tools) plus installed CLIs. Tool names say what they do: a utility's id (json-formatter, base64-encoder, jwt-decoder) or <program>.<action> (git.recent-commits, ripgrep.search-text-or-a-regex-in-files); search tool names by keyword. Results are JSON; tools that change files ask the user first."
+            )
         }
     }
 
