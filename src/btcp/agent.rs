@@ -31,10 +31,8 @@ pub fn answer(hub: &Arc<Hub>, session: &str, msg: &Value) -> Option<Value> {
         )),
     };
     Some(match result {
-        Ok(r) => json!({ "jsonrpc": "2.0", "id": id, "result": r }),
-        Err((code, message)) => {
-            json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message } })
-        }
+        Ok(r) => crate::jsonrpc::reply(id, r),
+        Err((code, message)) => crate::jsonrpc::error(id, code, message),
     })
 }
 

@@ -7,12 +7,21 @@
 //! Sessions end after [`TTL`], or [`IDLE`] after their owner left. What one client holds and
 //! what one registration stores are bounded, and so is the work done under the hub's lock.
 
+use crate::jsonrpc;
 use indexmap::IndexSet;
+use registration::{checked_tools, widen};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+
+mod registration;
+
+pub use registration::{
+    MAX_CAPABILITIES, MAX_CAPABILITY_NAME, MAX_DEFINITION, MAX_DESCRIPTION, MAX_NAMES,
+    MAX_REGISTRATION, MAX_TOOLS, capabilities,
+};
 
 /// The longest a session lives, owner or not.
 pub const TTL: Duration = Duration::from_secs(60 * 60);
@@ -20,23 +29,9 @@ pub const TTL: Duration = Duration::from_secs(60 * 60);
 pub const IDLE: Duration = Duration::from_secs(5 * 60);
 /// Sessions kept at once.
 pub const MAX_SESSIONS: usize = 64;
-/// Tools one session may register.
-pub const MAX_TOOLS: usize = 100;
 /// Sessions one client (address and page origin) holds at once, so one page or program
 /// cannot take all [`MAX_SESSIONS`].
 pub const PER_CLIENT: usize = 16;
-/// Capabilities one tool name may declare over a session's life.
-pub const MAX_CAPABILITIES: usize = 32;
-/// The longest capability name, in bytes.
-pub const MAX_CAPABILITY_NAME: usize = 64;
-/// A tool's description, in bytes.
-pub const MAX_DESCRIPTION: usize = 4 << 10;
-/// One tool definition as JSON (description and input schema included), in bytes.
-pub const MAX_DEFINITION: usize = 16 << 10;
-/// All tool definitions of one registration as JSON, in bytes.
-pub const MAX_REGISTRATION: usize = 256 << 10;
-/// Distinct tool names one session remembers capabilities for over its life.
-pub const MAX_NAMES: usize = 4 * MAX_TOOLS;
 
 /// What goes down an owner's event stream: the SSE event name and the JSON text.
 pub type Frame = (&'static str, String);
@@ -179,7 +174,7 @@ impl Hub {
         let id = match wanted {
             Some(id) if acceptable_id(id) => id.to_string(),
             Some(_) => return Err(Refusal::BadId),
-            None => crate::mcp::random_token(),
+            None => crate::secret::random_token(),
         };
         let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
         let connection = self.next.fetch_add(1, Ordering::SeqCst);
@@ -335,12 +330,12 @@ impl Hub {
                     let _ = s.changes.send(());
                     Ok(json!({ "registered": n }))
                 }
-                Err(why) => Err((-32602, why)),
+                Err(why) => Err((jsonrpc::INVALID_PARAMS, why)),
             },
             "tools/list" => Ok(json!({ "tools": s.tools })),
             "ping" => Ok(json!({ "pong": true })),
             other => Err((
-                -32601,
+                jsonrpc::METHOD_NOT_FOUND,
                 format!("Method not found: {}", crate::text::preview(other, 60)),
             )),
         };
@@ -348,8 +343,8 @@ impl Hub {
             return Ok(None);
         }
         Ok(Some(match answer {
-            Ok(result) => json!({ "jsonrpc": "2.0", "id": rid, "result": result }),
-            Err((code, message)) => error(rid, code, &message),
+            Ok(result) => jsonrpc::reply(rid, result),
+            Err((code, message)) => jsonrpc::error(rid, code, message),
         }))
     }
 
@@ -389,7 +384,7 @@ impl Hub {
         cancelled: &dyn Fn() -> bool,
     ) -> Result<Value, String> {
         let (tx, rx) = std::sync::mpsc::channel();
-        let request_id = format!("cmpx-{}", crate::mcp::random_token());
+        let request_id = format!("cmpx-{}", crate::secret::random_token());
         {
             let mut map = self.lock();
             let s = map.get_mut(id).ok_or("the BTCP session has ended")?;
@@ -397,12 +392,11 @@ impl Hub {
                 .owner
                 .as_ref()
                 .ok_or("the browser of this BTCP session is not connected")?;
-            let request = json!({
-                "jsonrpc": "2.0",
-                "id": request_id,
-                "method": "tools/call",
-                "params": { "name": name, "arguments": arguments },
-            });
+            let request = jsonrpc::request(
+                Value::String(request_id.clone()),
+                "tools/call",
+                json!({ "name": name, "arguments": arguments }),
+            );
             owner
                 .events
                 .send(("request", request.to_string()))
@@ -439,10 +433,6 @@ impl Hub {
     }
 }
 
-fn error(id: Value, code: i64, message: &str) -> Value {
-    json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message } })
-}
-
 /// Makes room for a new session of `client`: past [`PER_CLIENT`] of its own, or when the hub
 /// is full, its own longest-ownerless session goes (a page that reloads under new ids never
 /// locks itself out); another client's session never does.
@@ -467,180 +457,6 @@ fn make_room(
         None if mine >= PER_CLIENT => Err(Refusal::Quota),
         None => Err(Refusal::Full),
     }
-}
-
-/// How many bytes `value` takes as JSON, or `None` past `limit`: the count stops there, so a
-/// huge value costs no more work than `limit` bytes.
-fn json_size(value: &Value, limit: usize) -> Option<usize> {
-    struct Counter {
-        n: usize,
-        limit: usize,
-    }
-    impl std::io::Write for Counter {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.n += buf.len();
-            if self.n > self.limit {
-                return Err(std::io::Error::other("past the limit"));
-            }
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut counter = Counter { n: 0, limit };
-    serde_json::to_writer(&mut counter, value)
-        .ok()
-        .map(|()| counter.n)
-}
-
-/// The tools of a `tools/register`, checked: BTCP names (`^[a-zA-Z][a-zA-Z0-9_]*$`, at most
-/// 64), unique, a description of at most [`MAX_DESCRIPTION`], an object input schema, at most
-/// [`MAX_CAPABILITIES`] capability names of BTCP's shape (duplicates count once), a definition
-/// of at most [`MAX_DEFINITION`] and all of them of at most [`MAX_REGISTRATION`]. Each check
-/// looks at a bounded part of the input, so a huge registration is refused as fast as a small
-/// one is taken. The tools come back with their capabilities deduplicated.
-fn checked_tools(tools: Option<&Value>) -> Result<Vec<Value>, String> {
-    let tools = tools
-        .and_then(Value::as_array)
-        .ok_or("tools/register needs params.tools, an array of tool definitions")?;
-    if tools.len() > MAX_TOOLS {
-        return Err(format!(
-            "{} tools given; a session registers at most {MAX_TOOLS}",
-            tools.len()
-        ));
-    }
-    let mut names: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    let mut total = 0;
-    let mut out = Vec::with_capacity(tools.len());
-    for (i, t) in tools.iter().enumerate() {
-        let name = t.get("name").and_then(Value::as_str).unwrap_or("");
-        let good = name.len() <= 64
-            && name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-        if !good {
-            return Err(format!(
-                "tools[{i}].name '{}' is not a BTCP tool name (a letter, then letters, digits or _; at most 64)",
-                crate::text::preview(name, 70)
-            ));
-        }
-        if !names.insert(name) {
-            return Err(format!("tools[{i}].name '{name}' is registered twice"));
-        }
-        match t.get("description") {
-            None | Some(Value::Null) => {}
-            Some(Value::String(d)) if d.len() <= MAX_DESCRIPTION => {}
-            Some(Value::String(d)) => {
-                return Err(format!(
-                    "tools[{i}] ({name}): the description is {} bytes; at most {MAX_DESCRIPTION} (say more in the input schema's property descriptions)",
-                    d.len()
-                ));
-            }
-            Some(_) => return Err(format!("tools[{i}] ({name}): description must be a string")),
-        }
-        if !t.get("inputSchema").is_some_and(Value::is_object) {
-            return Err(format!("tools[{i}] ({name}) needs an inputSchema object"));
-        }
-        let declared = match t.get("capabilities") {
-            None | Some(Value::Null) => &Vec::new(),
-            Some(Value::Array(a)) if a.len() <= MAX_CAPABILITIES => a,
-            Some(Value::Array(a)) => {
-                return Err(format!(
-                    "tools[{i}] ({name}) declares {} capabilities; a tool declares at most {MAX_CAPABILITIES}",
-                    a.len()
-                ));
-            }
-            Some(_) => {
-                return Err(format!(
-                    "tools[{i}] ({name}): capabilities must be an array of capability names"
-                ));
-            }
-        };
-        let mut caps: IndexSet<&str> = IndexSet::new();
-        for c in declared {
-            let c = c.as_str().unwrap_or("");
-            if c.len() > MAX_CAPABILITY_NAME || !crate::policy::capability::well_formed(c) {
-                return Err(format!(
-                    "tools[{i}] ({name}) declares '{}', which is not a capability name (category:action, at most {MAX_CAPABILITY_NAME} bytes)",
-                    crate::text::preview(c, 60)
-                ));
-            }
-            caps.insert(c);
-        }
-        let Some(size) = json_size(t, MAX_DEFINITION) else {
-            return Err(format!(
-                "tools[{i}] ({name}) is larger than {} KiB as JSON (its input schema, most likely); keep a tool definition small",
-                MAX_DEFINITION >> 10
-            ));
-        };
-        total += size;
-        if total > MAX_REGISTRATION {
-            return Err(format!(
-                "the tools up to tools[{i}] ({name}) are larger than {} KiB as JSON together; register fewer or smaller ones",
-                MAX_REGISTRATION >> 10
-            ));
-        }
-        let mut tool = t.clone();
-        if let Some(obj) = tool.as_object_mut()
-            && obj.contains_key("capabilities")
-        {
-            obj.insert("capabilities".into(), json!(caps));
-        }
-        out.push(tool);
-    }
-    Ok(out)
-}
-
-/// Gives each tool every capability its name was registered with before in the session and
-/// remembers the union; refused as a whole when a name's union would pass
-/// [`MAX_CAPABILITIES`] or the session would remember more than [`MAX_NAMES`] names.
-fn widen(
-    mut tools: Vec<Value>,
-    declared: &mut HashMap<String, IndexSet<String>>,
-) -> Result<Vec<Value>, String> {
-    let mut unions: Vec<(String, IndexSet<String>)> = Vec::with_capacity(tools.len());
-    for tool in &tools {
-        let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
-        let mut union = declared.get(name).cloned().unwrap_or_default();
-        union.extend(capabilities(tool));
-        if union.len() > MAX_CAPABILITIES {
-            return Err(format!(
-                "{name} has now been registered with {} capabilities in this session; a tool keeps every capability it declared, and at most {MAX_CAPABILITIES}",
-                union.len()
-            ));
-        }
-        unions.push((name.to_string(), union));
-    }
-    let new = unions
-        .iter()
-        .filter(|(n, _)| !declared.contains_key(n))
-        .count();
-    if declared.len() + new > MAX_NAMES {
-        return Err(format!(
-            "this session has seen {} tool names; it remembers at most {MAX_NAMES} (open a new session)",
-            declared.len()
-        ));
-    }
-    for (tool, (name, union)) in tools.iter_mut().zip(unions) {
-        if let Some(obj) = tool.as_object_mut() {
-            obj.insert("capabilities".into(), json!(union));
-        }
-        declared.insert(name, union);
-    }
-    Ok(tools)
-}
-
-/// A BTCP tool definition's declared capabilities.
-pub fn capabilities(tool: &Value) -> Vec<String> {
-    tool.get("capabilities")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 #[cfg(test)]

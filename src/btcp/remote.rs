@@ -85,7 +85,7 @@ impl Remote {
             "io.modelcontextprotocol/protocolVersion": MODERN,
             "io.modelcontextprotocol/clientCapabilities": capabilities,
         });
-        let body = json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params });
+        let body = crate::jsonrpc::request(json!(1), method, params);
         let mut req = self
             .agent
             .post(format!("{}/mcp", self.base))
@@ -309,10 +309,14 @@ impl Remote {
         changed: &impl Fn(),
         again: &mut bool,
     ) -> Result<(), String> {
-        let init = json!({ "jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25", "capabilities": {},
-            "clientInfo": { "name": "cmpx-mcp-btcp-bridge", "version": env!("CARGO_PKG_VERSION") },
-        }});
+        let init = crate::jsonrpc::request(
+            json!(0),
+            "initialize",
+            json!({
+                "protocolVersion": "2025-11-25", "capabilities": {},
+                "clientInfo": { "name": "cmpx-mcp-btcp-bridge", "version": env!("CARGO_PKG_VERSION") },
+            }),
+        );
         let with_auth = |r: ureq::RequestBuilder<ureq::typestate::WithBody>| match &self.token {
             Some(t) => r.header("Authorization", format!("Bearer {t}")),
             None => r,

@@ -239,12 +239,11 @@ fn examples(out: &mut String, def: &ToolDefinition) {
         "CMP command template (`capability.json`), with each `{{param}}` replaced by a shell-quoted value; optional parameters are appended as `--<name> <value>`:\n\n```sh\n{}\n```\n",
         crate::cmp::mapping::command(def)
     );
-    let call = json!({
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "tools/call",
-        "params": { "name": def.id, "arguments": def.example.input },
-    });
+    let call = crate::jsonrpc::request(
+        json!(1),
+        "tools/call",
+        json!({ "name": def.id, "arguments": def.example.input }),
+    );
     let _ = writeln!(
         out,
         "MCP `tools/call` request:\n\n```json\n{}\n```\n",

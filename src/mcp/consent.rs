@@ -7,7 +7,7 @@
 
 use crate::cmp::effects::Caution;
 use crate::ctp::{ErrorCode, ToolError, ToolResult};
-use rand::RngExt;
+use crate::secret::random_token;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -23,12 +23,6 @@ pub const JSON_ONLY: &str = "the question cannot be asked over a JSON response (
 
 /// The key of our one input request in a 2026-07-28 `inputRequests` map.
 pub const INPUT_KEY: &str = "cmpx_consent";
-
-/// 128 random bits as hex: nobody can guess a question's id or a retry's token.
-pub fn random_token() -> String {
-    let bytes: [u8; 16] = rand::rng().random();
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
 
 /// Whether the client declared form-mode elicitation: `elicitation: {}` (form implied) or
 /// `elicitation: {form: {}}`; `{url: {}}` alone is not enough (we show a form).

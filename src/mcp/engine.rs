@@ -6,14 +6,14 @@
 
 use super::apps;
 use super::consent::{self, Book};
-use super::framing::{
-    self, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, Message,
-    UNSUPPORTED_PROTOCOL_VERSION, error, reply,
-};
 use super::registry::{Kind, Registry};
 use super::{Options, progressive};
 use crate::ctp::{ErrorCode, ToolError, ToolResult};
 use crate::exec::invoke::{self, Flags, Target};
+use crate::jsonrpc::{
+    self, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, Message,
+    UNSUPPORTED_PROTOCOL_VERSION, error, reply,
+};
 use serde_json::{Map, Value, json};
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -155,7 +155,7 @@ impl Engine {
     }
 
     fn cancel(&self, id: Option<&Value>) {
-        let Some(id) = id.filter(|i| framing::valid_id(i)) else {
+        let Some(id) = id.filter(|i| jsonrpc::valid_id(i)) else {
             return;
         };
         if let Ok(inflight) = self.inflight.lock()
@@ -561,7 +561,7 @@ impl Call<'_> {
             .params
             .get("_meta")
             .and_then(|m| m.get("progressToken"))
-            .filter(|t| framing::valid_id(t))
+            .filter(|t| jsonrpc::valid_id(t))
             .cloned();
         let started = Instant::now();
         let next = Cell::new(PROGRESS_EVERY);
@@ -575,11 +575,12 @@ impl Call<'_> {
             {
                 let seconds = next.get().as_secs();
                 next.set(next.get() + PROGRESS_EVERY);
-                (self.sink)(json!({
-                    "jsonrpc": "2.0",
-                    "method": "notifications/progress",
-                    "params": { "progressToken": token, "progress": seconds, "message": format!("running for {seconds} s") },
-                }));
+                (self.sink)(jsonrpc::notification(
+                    "notifications/progress",
+                    Some(
+                        json!({ "progressToken": token, "progress": seconds, "message": format!("running for {seconds} s") }),
+                    ),
+                ));
             }
             self.cancelled.load(Ordering::SeqCst)
         }
@@ -868,12 +869,15 @@ impl Call<'_> {
                     return refuse(consent::JSON_ONLY);
                 }
                 let (qid, answers) = self.engine.consent.ask();
-                (self.sink)(json!({
-                    "jsonrpc": "2.0",
-                    "id": qid,
-                    "method": "elicitation/create",
-                    "params": consent::question(&command, caution.warning(), version.as_str() >= "2025-11-25"),
-                }));
+                (self.sink)(jsonrpc::request(
+                    json!(qid),
+                    "elicitation/create",
+                    consent::question(
+                        &command,
+                        caution.warning(),
+                        version.as_str() >= "2025-11-25",
+                    ),
+                ));
                 let asked = Instant::now();
                 let answer = loop {
                     match answers.recv_timeout(Duration::from_millis(50)) {

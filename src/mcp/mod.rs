@@ -6,18 +6,16 @@
 pub mod apps;
 mod consent;
 pub mod engine;
-pub mod framing;
 mod progressive;
 pub mod registry;
 
+use crate::jsonrpc::{self, Line};
 use engine::{Engine, Sink};
-use framing::Line;
 use registry::{McpTool, Registry};
 use serde_json::{Value, json};
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 
-pub use consent::random_token;
 pub use engine::{LEGACY, MAX_CALLS, MODERN, call_result};
 
 #[derive(Debug, Clone)]
@@ -58,7 +56,10 @@ pub fn serve_linked(opts: Options, browser: Option<crate::btcp::Link>) -> i32 {
     if let Some(remote) = remote {
         let tell = sink.clone();
         remote.watch(move || {
-            tell(json!({ "jsonrpc": "2.0", "method": "notifications/tools/list_changed" }));
+            tell(jsonrpc::notification(
+                "notifications/tools/list_changed",
+                None,
+            ));
         });
     }
     let stdin = std::io::stdin();
@@ -77,9 +78,9 @@ pub fn serve_linked(opts: Options, browser: Option<crate::btcp::Link>) -> i32 {
 
 /// Reads messages until end of input, then waits for running calls.
 pub fn run(engine: &Arc<Engine>, mut input: impl BufRead, sink: &Sink) -> std::io::Result<()> {
-    let cap = framing::line_cap();
+    let cap = jsonrpc::line_cap();
     loop {
-        let line = match framing::read_line(&mut input, cap) {
+        let line = match jsonrpc::read_line(&mut input, cap) {
             Ok(Some(line)) => line,
             Ok(None) => break,
             Err(e) => {
@@ -88,9 +89,9 @@ pub fn run(engine: &Arc<Engine>, mut input: impl BufRead, sink: &Sink) -> std::i
             }
         };
         match line {
-            Line::Message(bytes) => engine.receive(framing::classify(&bytes), sink),
+            Line::Message(bytes) => engine.receive(jsonrpc::classify(&bytes), sink),
             Line::TooLong(head) => {
-                if let Some(answer) = framing::too_long(&head, cap) {
+                if let Some(answer) = jsonrpc::too_long(&head, cap) {
                     sink(answer);
                 }
             }
@@ -139,7 +140,7 @@ mod tests {
                       {\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n";
         let replies = session(input);
         assert_eq!(replies.len(), 2, "{replies:?}");
-        assert_eq!(replies[0]["error"]["code"], json!(framing::PARSE_ERROR));
+        assert_eq!(replies[0]["error"]["code"], json!(jsonrpc::PARSE_ERROR));
         assert_eq!(replies[0]["id"], json!(1));
         assert_eq!(
             replies[1],
@@ -155,7 +156,7 @@ mod tests {
 {"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}
 "#;
         let replies = session(input);
-        assert_eq!(replies[0]["error"]["code"], json!(framing::INVALID_REQUEST));
+        assert_eq!(replies[0]["error"]["code"], json!(jsonrpc::INVALID_REQUEST));
         assert_eq!(replies[0]["id"], 1);
         assert_eq!(replies[1]["result"]["resultType"], "complete");
         assert_eq!(replies[1]["result"]["supportedVersions"][0], MODERN);

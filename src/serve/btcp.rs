@@ -10,6 +10,7 @@
 
 use super::routes::State;
 use crate::btcp::hub::{Binding, From, Refusal, Rejection};
+use crate::jsonrpc;
 use axum::body::{Body, Bytes};
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, Path, Query};
@@ -162,11 +163,10 @@ fn not_event_source(headers: &HeaderMap) -> Option<Response> {
 }
 
 fn welcome(id: &str) -> Value {
-    json!({
-        "jsonrpc": "2.0",
-        "id": "welcome",
-        "result": { "sessionId": id, "message": "Connected to cmpx (BTCP)" },
-    })
+    jsonrpc::reply(
+        json!("welcome"),
+        json!({ "sessionId": id, "message": "Connected to cmpx (BTCP)" }),
+    )
 }
 
 pub async fn events(
@@ -267,9 +267,7 @@ pub async fn message(
     let id = id.to_string();
     let handled =
         tokio::task::spawn_blocking(move || match serde_json::from_slice::<Value>(&body) {
-            Ok(msg) if msg.get("jsonrpc") == Some(&json!("2.0")) => {
-                Some(hub.message(&id, &msg, From::Post(&from)))
-            }
+            Ok(msg) if jsonrpc::is_2_0(&msg) => Some(hub.message(&id, &msg, From::Post(&from))),
             _ => None,
         })
         .await;
@@ -365,7 +363,7 @@ async fn converse(
                         let (hub, id, connection) = (hub.clone(), leave.id.clone(), leave.connection);
                         let handled = tokio::task::spawn_blocking(move || {
                             match serde_json::from_str::<Value>(text.as_str()) {
-                                Ok(msg) if msg.get("jsonrpc") == Some(&json!("2.0")) => {
+                                Ok(msg) if jsonrpc::is_2_0(&msg) => {
                                     Some(hub.message(&id, &msg, From::Connection(connection)))
                                 }
                                 _ => None,
@@ -378,7 +376,7 @@ async fn converse(
                             Some(Ok(Some(answer))) => out.push(answer.to_string()),
                             Some(Ok(None)) => {}
                             Some(Err(_)) => break (1008, "this socket no longer holds the session"),
-                            None => out.push(json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Invalid JSON-RPC message: send one JSON-RPC 2.0 object per text frame"}}).to_string()),
+                            None => out.push(jsonrpc::error(Value::Null, jsonrpc::PARSE_ERROR, "Invalid JSON-RPC message: send one JSON-RPC 2.0 object per text frame").to_string()),
                         }
                     }
                     Some(Ok(Message::Binary(_))) => break (1003, "BTCP messages are JSON text frames"),

@@ -10,6 +10,7 @@
 use super::btcp::{event_stream, plain};
 use super::routes::State;
 use crate::btcp::hub::{Frame, Hub, acceptable_id, same_secret};
+use crate::jsonrpc;
 use axum::body::Bytes;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query};
@@ -19,6 +20,10 @@ use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::sync::Arc;
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
+
+/// The JSON-RPC error of a socket message for a session the agent has not joined or may not
+/// reach.
+const NOT_ADMITTED: i64 = -32001;
 
 const REFUSED: &str = "this key does not open that BTCP session: an agent joins with the session's owner key (the KEY of its browser's /btcp/k/KEY/ URL) or the server's token, under /btcp/a/KEY/";
 
@@ -58,7 +63,7 @@ fn follow(
                 change = changes.recv() => match change {
                     Ok(()) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
                         let tools = hub.tools(&session).unwrap_or_default();
-                        let note = json!({ "jsonrpc": "2.0", "method": "tools/updated", "params": { "tools": tools } });
+                        let note = jsonrpc::notification("tools/updated", Some(json!({ "tools": tools })));
                         if events.send(("message", note.to_string())).is_err() {
                             return;
                         }
@@ -72,11 +77,10 @@ fn follow(
 }
 
 fn welcome(session: Option<&str>) -> Value {
-    json!({
-        "jsonrpc": "2.0",
-        "id": "welcome",
-        "result": { "message": "Connected to cmpx (BTCP agent)", "sessionId": session },
-    })
+    jsonrpc::reply(
+        json!("welcome"),
+        json!({ "message": "Connected to cmpx (BTCP agent)", "sessionId": session }),
+    )
 }
 
 /// Takes the waiting stream out of the map when it ends.
@@ -155,7 +159,7 @@ pub async fn message(
     body: Bytes,
 ) -> Response {
     let msg: Value = match serde_json::from_slice::<Value>(&body) {
-        Ok(v) if v.get("jsonrpc") == Some(&json!("2.0")) => v,
+        Ok(v) if jsonrpc::is_2_0(&v) => v,
         _ => return plain(StatusCode::BAD_REQUEST, "Invalid JSON-RPC message"),
     };
     let given = headers.get("x-session-id").and_then(|v| v.to_str().ok());
@@ -225,11 +229,11 @@ async fn converse(mut socket: WebSocket, state: Arc<State>, key: String, first: 
             incoming = socket.recv() => match incoming {
                 Some(Ok(Message::Text(text))) => {
                     let Ok(msg) = serde_json::from_str::<Value>(text.as_str()) else {
-                        out.push(json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Invalid JSON-RPC message"}}).to_string());
+                        out.push(jsonrpc::error(Value::Null, jsonrpc::PARSE_ERROR, "Invalid JSON-RPC message").to_string());
                         continue;
                     };
                     let id = msg.get("id").cloned().unwrap_or(Value::Null);
-                    let refuse = |text: &str| json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32001, "message": text}}).to_string();
+                    let refuse = |text: &str| jsonrpc::error(id.clone(), NOT_ADMITTED, text).to_string();
                     let Some(session) = target(&msg, joined.as_deref()) else {
                         out.push(refuse("join a session first: session/join with params.sessionId"));
                         continue;

@@ -9,8 +9,8 @@
 
 use super::mcp_modern as modern;
 use super::routes::State;
+use crate::jsonrpc::{self, Message};
 use crate::mcp::engine::{Engine, Sink};
-use crate::mcp::framing::{self, Message};
 use crate::mcp::registry::Registry;
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -162,7 +162,7 @@ impl Sessions {
         }
         // Loading the registry reads the disk: not under the lock.
         let engine = new_engine(self.adapters, self.max_calls, btcp.map(|b| self.link(b)));
-        let id = crate::mcp::random_token();
+        let id = crate::secret::random_token();
         let mut map = self.by_id.lock().unwrap_or_else(|p| p.into_inner());
         map.insert(
             id.clone(),
@@ -204,7 +204,7 @@ fn end(engine: Arc<Engine>) {
 }
 
 fn rpc_error(status: StatusCode, id: Value, code: i64, message: &str) -> Response {
-    json_response(status, &framing::error(id, code, message), None)
+    json_response(status, &jsonrpc::error(id, code, message), None)
 }
 
 fn json_response(status: StatusCode, body: &Value, session: Option<&str>) -> Response {
@@ -275,7 +275,7 @@ pub async fn post(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let message = framing::classify(&body);
+    let message = jsonrpc::classify(&body);
     let request_id = match &message {
         Message::Request { id, .. } => id.clone(),
         _ => Value::Null,
@@ -305,7 +305,7 @@ pub async fn post(
                 return rpc_error(
                     StatusCode::NOT_FOUND,
                     request_id,
-                    framing::METHOD_NOT_FOUND,
+                    jsonrpc::METHOD_NOT_FOUND,
                     "initialize does not exist in 2026-07-28: send requests with params._meta (server/discover lists what the server speaks)",
                 );
             }
@@ -323,7 +323,7 @@ pub async fn post(
                     return rpc_error(
                         StatusCode::NOT_FOUND,
                         exchange.id,
-                        framing::INVALID_REQUEST,
+                        jsonrpc::INVALID_REQUEST,
                         "no such BTCP session (its browser never connected, or it ended): check the BTCP-Session header",
                     );
                 }
@@ -342,7 +342,7 @@ pub async fn post(
         return rpc_error(
             StatusCode::NOT_FOUND,
             Value::Null,
-            framing::INVALID_REQUEST,
+            jsonrpc::INVALID_REQUEST,
             "no such BTCP session (its browser never connected, or it ended): check the BTCP-Session header",
         );
     }
@@ -360,7 +360,7 @@ pub async fn post(
                 return rpc_error(
                     StatusCode::BAD_REQUEST,
                     Value::Null,
-                    framing::INVALID_REQUEST,
+                    jsonrpc::INVALID_REQUEST,
                     "the BTCP-Session header differs from the one this MCP session was opened with",
                 );
             }
@@ -369,7 +369,7 @@ pub async fn post(
                 return rpc_error(
                     StatusCode::NOT_FOUND,
                     request_id,
-                    framing::INVALID_REQUEST,
+                    jsonrpc::INVALID_REQUEST,
                     "no such session (it ended or expired): send initialize again",
                 );
             }
@@ -426,7 +426,7 @@ fn too_many(crowded: Crowded, id: Value) -> Response {
             ),
         ),
     };
-    let mut response = rpc_error(status, id, framing::INTERNAL_ERROR, &message);
+    let mut response = rpc_error(status, id, jsonrpc::INTERNAL_ERROR, &message);
     response
         .headers_mut()
         .insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
@@ -506,7 +506,7 @@ async fn answer(state: &State, engine: Arc<Engine>, ex: Exchange) -> Response {
                 let mut response = rpc_error(
                     StatusCode::TOO_MANY_REQUESTS,
                     ex.id,
-                    framing::INTERNAL_ERROR,
+                    jsonrpc::INTERNAL_ERROR,
                     &format!(
                         "all {} tool slots stayed busy for {} s; try again shortly",
                         state.config.max_concurrent,
@@ -561,7 +561,7 @@ async fn answer(state: &State, engine: Arc<Engine>, ex: Exchange) -> Response {
         return rpc_error(
             StatusCode::INTERNAL_SERVER_ERROR,
             ex.id,
-            framing::INTERNAL_ERROR,
+            jsonrpc::INTERNAL_ERROR,
             "the request failed inside cmpx",
         );
     }
@@ -608,7 +608,7 @@ async fn answer(state: &State, engine: Arc<Engine>, ex: Exchange) -> Response {
         return rpc_error(
             StatusCode::GATEWAY_TIMEOUT,
             ex.id,
-            framing::INTERNAL_ERROR,
+            jsonrpc::INTERNAL_ERROR,
             "no answer in time",
         );
     }
@@ -682,8 +682,7 @@ pub async fn get(
         )
             .into_response();
     };
-    let note =
-        json!({ "jsonrpc": "2.0", "method": "notifications/tools/list_changed" }).to_string();
+    let note = jsonrpc::notification("notifications/tools/list_changed", None).to_string();
     let events = futures_util::stream::unfold(changes, move |mut changes| {
         let note = note.clone();
         async move {

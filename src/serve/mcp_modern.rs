@@ -3,7 +3,7 @@
 //! body (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`), and the HTTP status a JSON-RPC
 //! error is sent with. The handshake era keeps its own rules (`super::mcp`).
 
-use crate::mcp::framing::{INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR};
+use crate::jsonrpc::{INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR};
 use axum::http::{HeaderMap, StatusCode};
 use base64::Engine as _;
 use serde_json::{Map, Value, json};
@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 pub const HEADER_MISMATCH: i64 = -32020;
 /// The client did not declare a capability the request needs.
 const MISSING_CLIENT_CAPABILITY: i64 = -32021;
-pub use crate::mcp::framing::UNSUPPORTED_PROTOCOL_VERSION;
+pub use crate::jsonrpc::UNSUPPORTED_PROTOCOL_VERSION;
 
 pub const VERSION_HEADER: &str = "mcp-protocol-version";
 const METHOD_HEADER: &str = "mcp-method";
@@ -37,11 +37,11 @@ impl Refusal {
     }
 
     pub fn body(&self, id: Value) -> Value {
-        let mut error = json!({ "code": self.code, "message": self.message });
-        if let Some(data) = &self.data {
-            error["data"] = data.clone();
+        let message = self.message.as_str();
+        match &self.data {
+            Some(data) => crate::jsonrpc::error_data(id, self.code, message, data.clone()),
+            None => crate::jsonrpc::error(id, self.code, message),
         }
-        json!({ "jsonrpc": "2.0", "id": id, "error": error })
     }
 }
 

@@ -1,6 +1,8 @@
-//! The wire, strictly: one JSON-RPC message per line, each line capped while it is read (so a
-//! huge line never sits in memory whole), every malformed message sorted into the answer
-//! JSON-RPC 2.0 prescribes, with its id whenever the id can be recovered from the bytes.
+//! JSON-RPC 2.0 as MCP and BTCP speak it: every envelope either sends (requests,
+//! notifications, results, errors) and the error codes; and the line-delimited wire, strictly:
+//! one message per line, each line capped while it is read (so a huge line never sits in
+//! memory whole), every malformed message sorted into the answer JSON-RPC 2.0 prescribes, with
+//! its id whenever the id can be recovered from the bytes.
 
 use serde_json::{Map, Value, json};
 use std::io::{BufRead, Read};
@@ -93,12 +95,37 @@ pub fn too_long(head: &[u8], cap: u64) -> Option<Value> {
     ))
 }
 
+/// An error answer to request `id` (null when the id could not be read).
 pub fn error(id: Value, code: i64, message: impl Into<String>) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message.into() } })
 }
 
+/// An error answer carrying `data` (what the client can act on: versions spoken, a URI…).
+pub fn error_data(id: Value, code: i64, message: impl Into<String>, data: Value) -> Value {
+    json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message.into(), "data": data } })
+}
+
+/// The result of request `id`.
 pub fn reply(id: Value, result: Value) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "result": result })
+}
+
+/// A request of ours, answered under `id`.
+pub fn request(id: Value, method: &str, params: Value) -> Value {
+    json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params })
+}
+
+/// A notification: never answered; `params` left out when there are none.
+pub fn notification(method: &str, params: Option<Value>) -> Value {
+    match params {
+        Some(params) => json!({ "jsonrpc": "2.0", "method": method, "params": params }),
+        None => json!({ "jsonrpc": "2.0", "method": method }),
+    }
+}
+
+/// Whether a message says it is JSON-RPC 2.0 (`"jsonrpc": "2.0"`).
+pub fn is_2_0(msg: &Value) -> bool {
+    msg.get("jsonrpc").and_then(Value::as_str) == Some("2.0")
 }
 
 /// A JSON-RPC id MCP accepts: a string or an integer (not null, a fraction, an object…).
@@ -156,7 +183,7 @@ pub fn classify(line: &[u8]) -> Message {
     };
     let id = msg.get("id").cloned();
     let good_id = id.clone().filter(valid_id);
-    let version_ok = msg.get("jsonrpc") == Some(&json!("2.0"));
+    let version_ok = msg.get("jsonrpc").and_then(Value::as_str) == Some("2.0");
     match msg.get("method") {
         Some(Value::String(_)) => {}
         Some(_) => {
