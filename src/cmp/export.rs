@@ -301,10 +301,7 @@ fn write_state(b: &Bundle, dir: &Path) -> Result<(), Error> {
 /// appears complete or not at all.
 fn create(b: &Bundle, target: &Path, dir: &Path) -> Result<(), Error> {
     let staged = stage(b, target)?;
-    std::fs::rename(&staged, dir).map_err(|e| {
-        let _ = std::fs::remove_dir_all(&staged);
-        Error::io("move into place", dir, e)
-    })
+    staging::place(&staged, dir, false)
 }
 
 /// The complete new folder under a staging name in `target`.

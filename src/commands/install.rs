@@ -81,15 +81,7 @@ pub fn run(mode: Mode, dir: &Path, force: bool) -> Result<ExitCode, Error> {
         .map(|f| f.to_os_string())
         .unwrap_or_else(|| "cmp".into());
     let staged = stage(&root, &sub, &sources, cmp_mode, dir_mode(dir))?;
-    let moved = if existing.is_some() {
-        replace(&staged, &dest, &root, &name)
-    } else {
-        std::fs::rename(&staged, &dest).map_err(|e| Error::io("move into place", &dest, e))
-    };
-    if moved.is_err() {
-        let _ = std::fs::remove_dir_all(&staged);
-    }
-    moved?;
+    staging::place(&staged, &dest, existing.is_some())?;
     drop(held);
     let mut doc = json!({ "installed": name, "path": dest });
     if !checked.warnings.is_empty() {
@@ -190,24 +182,4 @@ fn stage(
     staging::set_dir_mode(&staged_cmp, (cmp_mode & 0o755) | 0o700);
     staging::set_dir_mode(staged.path(), (tool_mode & 0o755) | 0o700);
     Ok(staged.keep())
-}
-
-/// Puts the staged folder where the installed one is: one atomic exchange where the system
-/// has it, else two renames (the old folder under a staging name in between, so a crash leaves
-/// it for the next writer to clean up and the tool is missing rather than half-replaced).
-fn replace(staged: &Path, dest: &Path, root: &Path, name: &str) -> Result<(), Error> {
-    if staging::exchange(staged, dest).is_ok() {
-        // `staged` now holds the old version.
-        let _ = std::fs::remove_dir_all(staged);
-        return Ok(());
-    }
-    let old = root.join(format!("{STAGING_PREFIX}old-{name}"));
-    let _ = std::fs::remove_dir_all(&old);
-    std::fs::rename(dest, &old).map_err(|e| Error::io("move aside", dest, e))?;
-    if let Err(e) = std::fs::rename(staged, dest) {
-        let _ = std::fs::rename(&old, dest);
-        return Err(Error::io("move into place", dest, e));
-    }
-    let _ = std::fs::remove_dir_all(&old);
-    Ok(())
 }

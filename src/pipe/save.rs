@@ -34,15 +34,8 @@ pub fn save(name: &str, recipe: &Recipe) -> Result<PathBuf, Error> {
     let dest = root.join(name);
     let existing = existing(&dest)?;
     let staged = stage(&root, name, recipe)?;
-    let placed = if existing {
-        replace(&staged, &dest)
-    } else {
-        std::fs::rename(&staged, &dest).map_err(|e| Error::io("move into place", &dest, e))
-    };
-    if placed.is_err() {
-        let _ = std::fs::remove_dir_all(&staged);
-    }
-    placed.map(|()| dest)
+    staging::place(&staged, &dest, existing)?;
+    Ok(dest)
 }
 
 /// Whether `dest` holds a saved recipe (to be replaced); an error for anything else there.
@@ -122,22 +115,3 @@ pub fn documents(name: &str, recipe: &Recipe) -> (Value, Value) {
     (manifest, capability)
 }
 
-fn replace(staged: &Path, dest: &Path) -> Result<(), Error> {
-    if staging::exchange(staged, dest).is_ok() {
-        let _ = std::fs::remove_dir_all(staged);
-        return Ok(());
-    }
-    let old = dest.with_file_name(format!(
-        "{STAGING_PREFIX}old-{}",
-        dest.file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
-    ));
-    let _ = std::fs::remove_dir_all(&old);
-    std::fs::rename(dest, &old).map_err(|e| Error::io("move aside", dest, e))?;
-    if let Err(e) = std::fs::rename(staged, dest) {
-        let _ = std::fs::rename(&old, dest);
-        return Err(Error::io("move into place", dest, e));
-    }
-    let _ = std::fs::remove_dir_all(&old);
-    Ok(())
-}
