@@ -4,7 +4,7 @@
 //! session after session, an MCP client that declares elicitation but takes only JSON, and a
 //! flood of MCP sessions while another client's consent question is open.
 
-mod common;
+use crate::common;
 
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -529,7 +529,7 @@ fn a_json_only_client_is_refused_a_question_at_once() {
     assert!(
         text.contains("the question cannot be asked over a JSON response")
             && text.contains("use a client that accepts text/event-stream")
-            && text.contains("`cmpx policy grant <capability> --tool paint`"),
+            && text.contains("`cmpx policy grant dom:write --tool paint`"),
         "{text}"
     );
     let r = server.mcp(

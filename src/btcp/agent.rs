@@ -3,7 +3,8 @@
 //! cannot be asked, so what needs the person's consent is refused with how to grant it) and
 //! `ping`. It never registers tools. Whether it may reach the session is decided before.
 
-use super::{Gate, Link, Standing, hub::Hub};
+use super::{Link, Standing, hub::Hub};
+use crate::exec::authorize;
 use serde_json::{Value, json};
 use std::sync::Arc;
 
@@ -57,20 +58,19 @@ fn call(link: &Link, params: &Value) -> Value {
             crate::text::preview(name, 64)
         ));
     };
-    match link.gate(name, &tool) {
-        Gate::Run => {}
-        Gate::Refuse(why) => return failure(&format!("not allowed: {why}; nothing was run")),
-        Gate::Ask(caps) => {
-            return failure(&format!(
-                "{name} needs {}, which the person has neither granted nor denied, and a BTCP agent cannot ask them; nothing was run. They can grant it with `cmpx policy grant {} --tool {name}`, or accept it through an MCP client's __btcp_request_capabilities.",
-                caps.join(", "),
-                caps.first().map_or("CAPABILITY", String::as_str)
-            ));
-        }
-    }
-    link.call(name, &arguments, &|| false)
+    let permit = match authorize::authorize(&link.call_for(name, &tool), CANNOT_ASK) {
+        Ok(permit) => permit,
+        Err(e) => return failure(&e.message),
+    };
+    link.call(permit, name, &arguments, &|| false)
         .unwrap_or_else(|| failure("cancelled"))
 }
+
+/// A BTCP agent cannot be asked anything: what needs the person's consent is refused.
+const CANNOT_ASK: authorize::Ask<'static> = authorize::Ask::Never {
+    why: "a BTCP agent cannot ask the person",
+    hint: "They can grant it with `cmpx policy grant <capability> --tool <tool>`, or accept it through an MCP client's __btcp_request_capabilities.",
+};
 
 fn failure(text: &str) -> Value {
     json!({ "content": [{ "type": "text", "text": text }], "isError": true })

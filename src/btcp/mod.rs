@@ -7,7 +7,7 @@ pub mod agent;
 pub mod hub;
 pub mod remote;
 
-use crate::policy::{self, Need, Verdict};
+use crate::exec::authorize::{Call, Decision, Permit};
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Duration;
@@ -24,14 +24,6 @@ pub struct Link {
     pub hub: Arc<Hub>,
     pub session: String,
     pub remote: Option<Arc<remote::Remote>>,
-}
-
-/// What the policy says about calling one browser tool.
-pub enum Gate {
-    Run,
-    /// Neither granted nor denied: ask the person; the capabilities that ask.
-    Ask(Vec<String>),
-    Refuse(String),
 }
 
 impl Link {
@@ -96,42 +88,29 @@ impl Link {
             .collect()
     }
 
-    /// The policy's decision for a browser tool; grants made in this session count too.
-    pub fn gate(&self, name: &str, tool: &Value) -> Gate {
-        let needs: Vec<Need> = hub::capabilities(tool)
-            .iter()
-            .map(|c| Need::new(c))
-            .collect();
-        let mut rules = match policy::file::load() {
-            Ok(p) => p,
-            Err(why) => return Gate::Refuse(why),
-        };
-        rules
-            .grant
-            .extend(
-                self.hub
-                    .grants(&self.session)
-                    .into_iter()
-                    .map(|c| policy::file::Rule {
-                        capability: c,
-                        tool: None,
-                        path: None,
-                    }),
-            );
-        match policy::decide(&rules, name, &needs) {
-            Verdict::Granted => Gate::Run,
-            Verdict::Ask(caps) => Gate::Ask(caps),
-            Verdict::Denied(why) => Gate::Refuse(why),
+    /// A call of browser tool `name` (described by `tool`, as registered) for the one
+    /// authorization point: grants made in this session count too.
+    pub fn call_for<'a>(&self, name: &'a str, tool: &Value) -> Call<'a> {
+        Call::Browser {
+            name,
+            capabilities: hub::capabilities(tool),
+            session_grants: self.hub.grants(&self.session),
         }
     }
 
     /// Calls the browser tool and turns its answer into an MCP CallToolResult.
     pub fn call(
         &self,
+        permit: Permit,
         name: &str,
         arguments: &Value,
         cancelled: &dyn Fn() -> bool,
     ) -> Option<Value> {
+        debug_assert_eq!(
+            permit.tool(),
+            name,
+            "a permit runs the tool it was given for"
+        );
         match self.hub.call(
             &self.session,
             name,
@@ -182,10 +161,10 @@ impl Link {
         let mut s = Standing::default();
         for c in asked {
             let tool = json!({ "capabilities": [c] });
-            match self.gate("*", &tool) {
-                Gate::Run => s.granted.push(c.clone()),
-                Gate::Refuse(_) => s.denied.push(c.clone()),
-                Gate::Ask(_) => s.pending.push(c.clone()),
+            match crate::exec::authorize::decide(&self.call_for("*", &tool)) {
+                Decision::Run(_) => s.granted.push(c.clone()),
+                Decision::Refuse(_) => s.denied.push(c.clone()),
+                Decision::Ask(_) => s.pending.push(c.clone()),
             }
         }
         s

@@ -3,7 +3,6 @@
 
 use super::target;
 use crate::error::{Error, ExitCode};
-use crate::exec::invoke::{self, Flags};
 use crate::output::{self, Mode};
 use crate::resolve::{self, Options};
 use serde_json::json;
@@ -66,14 +65,7 @@ pub fn run(mode: Mode, words: &[String]) -> Result<ExitCode, Error> {
     }
     let mut inv = crate::argv::parse_slots(&slots, &rest)?;
     fill_from_request(&target.intent, &request, &mut inv.args);
-    let flags = Flags {
-        yes: inv.yes,
-        dry_run: inv.dry_run,
-        interactive: true,
-        limits: target::limits(inv.timeout),
-        output_file: inv.output_file.map(Into::into),
-    };
-    let result = invoke::invoke(&target, &inv.args, &flags);
+    let result = target::invoke(&target, inv);
     output::print_result(mode, &result);
     Ok(result
         .error_code()

@@ -37,13 +37,15 @@ pub fn run(mode: Mode, tool: &str, tokens: &[String]) -> Result<ExitCode, Error>
                     .flatten()
             })
     });
-    crate::exec::gate::builtin(
-        &def.id,
-        &crate::exec::gate::at_paths(tokens),
-        output_file.as_deref().map(std::path::Path::new),
-        tokens.iter().any(|t| t == "--yes"),
-        true,
-    )?;
+    let reads = crate::exec::authorize::at_paths(tokens);
+    let call = crate::exec::authorize::Call::Builtin {
+        id: &def.id,
+        reads: &reads,
+        output: output_file.as_deref().map(std::path::Path::new),
+    };
+    let yes = tokens.iter().any(|t| t == "--yes");
+    let permit =
+        crate::exec::authorize::authorize(&call, crate::exec::authorize::Ask::Terminal { yes })?;
     let mut inv = match crate::tools::streaming::streaming(&def.id) {
         Some((param, _)) => crate::argv::parse_deferring(&def, tokens, param)?,
         None => crate::argv::parse(&def, tokens)?,
@@ -58,7 +60,7 @@ pub fn run(mode: Mode, tool: &str, tokens: &[String]) -> Result<ExitCode, Error>
             (DeferredSource::File(path), _) => Input::File(std::path::Path::new(path)),
             (DeferredSource::Stdin, bytes) => Input::Stdin(bytes.as_deref().unwrap_or_default()),
         };
-        match crate::exec::stream::run(&def, args, input, mode, output_file)? {
+        match crate::exec::stream::run(&permit, &def, args, input, mode, output_file)? {
             Streamed::Printed(result) => {
                 return Ok(result
                     .error_code()
@@ -84,7 +86,7 @@ pub fn run(mode: Mode, tool: &str, tokens: &[String]) -> Result<ExitCode, Error>
     }
     let output_file = inv.output_file.as_deref().map(std::path::Path::new);
     let bounds = crate::exec::worker::Bounds::new(inv.timeout);
-    let result = crate::exec::worker::run(&def, inv.args, output_file, bounds);
+    let result = crate::exec::worker::run(permit, &def, inv.args, output_file, bounds);
     output::print_result(mode, &result);
     Ok(result
         .error_code()
@@ -157,14 +159,7 @@ fn run_installed(mode: Mode, tool: &str, tokens: &[String]) -> Result<ExitCode, 
         return Ok(ExitCode::Success);
     }
     let inv = crate::argv::parse_slots(&slots, tokens)?;
-    let flags = crate::exec::invoke::Flags {
-        yes: inv.yes,
-        dry_run: inv.dry_run,
-        interactive: true,
-        limits: super::target::limits(inv.timeout),
-        output_file: inv.output_file.map(Into::into),
-    };
-    let result = crate::exec::invoke::invoke(&target, &inv.args, &flags);
+    let result = super::target::invoke(&target, inv);
     output::print_result(mode, &result);
     Ok(result
         .error_code()

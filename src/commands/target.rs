@@ -90,6 +90,35 @@ pub fn choose_intent(cap: &Capability, wanted: &str) -> Option<usize> {
         .map(|(i, _)| i)
 }
 
+/// Runs an intent from the command line: `--dry-run` shows what would run; otherwise the one
+/// authorization point decides, asking at the terminal unless `--yes` was given.
+pub fn invoke(target: &Target, inv: crate::argv::Invocation) -> crate::ctp::ToolResult {
+    if inv.dry_run {
+        return crate::exec::invoke::dry_run(target, &inv.args);
+    }
+    let call = crate::exec::authorize::Call::Intent {
+        target,
+        args: &inv.args,
+    };
+    let ask = crate::exec::authorize::Ask::Terminal { yes: inv.yes };
+    let permit = match crate::exec::authorize::authorize(&call, ask) {
+        Ok(permit) => permit,
+        Err(e) => {
+            return crate::exec::envelope(
+                Err(e),
+                std::time::Instant::now(),
+                &inv.args,
+                &target.manifest.version,
+            );
+        }
+    };
+    let flags = crate::exec::invoke::Flags {
+        limits: limits(inv.timeout),
+        output_file: inv.output_file.map(Into::into),
+    };
+    crate::exec::invoke::invoke(permit, target, &inv.args, &flags)
+}
+
 pub fn limits(timeout: Option<Duration>) -> Limits {
     let mut limits = Limits::default();
     if let Some(t) = timeout {

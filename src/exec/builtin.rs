@@ -25,7 +25,8 @@ pub fn not_found(id: &str) -> ToolError {
     }
 }
 
-/// Runs the catalogue tool `id` with raw (not yet normalised) arguments.
+/// Runs the catalogue tool `id` with raw (not yet normalised) arguments; like
+/// [`run_definition`], only for examples and tests.
 pub fn run_builtin(id: &str, raw: &Map<String, Value>) -> ToolResult {
     match catalogue::get(id) {
         Some(def) => run_definition(&def, raw),
@@ -34,23 +35,34 @@ pub fn run_builtin(id: &str, raw: &Map<String, Value>) -> ToolResult {
 }
 
 /// Runs a known definition: normalise → validate → execute → ToolResult with metadata.
+///
+/// Only for the tests, which run the catalogue's examples and fixed inputs to check the tools
+/// (unit, contract and fuzz tests): it asks no policy. Every front end
+/// runs tools through [`super::worker::run`] with a permit from [`super::authorize`]; a test
+/// (`exec::authorize::one_way_in`) fails when anything else calls this.
 pub fn run_definition(def: &ToolDefinition, raw: &Map<String, Value>) -> ToolResult {
     run_definition_owned(def, raw.clone())
 }
 
 /// [`run_definition`] taking the arguments by value, so a large input is never copied.
 pub fn run_definition_owned(def: &ToolDefinition, raw: Map<String, Value>) -> ToolResult {
-    run_definition_to(def, raw, None)
+    run_definition_to(super::authorize::Permit::internal(&def.id), def, raw, None)
 }
 
 /// Runs a tool and applies the output limit (`CMPX_MAX_OUTPUT`): a longer result is an error
 /// that says how to get it (`--output-file`), never a cut one. With `output_file`, `output`
 /// goes to that new file and `data` names it instead of carrying it.
-pub fn run_definition_to(
+pub(super) fn run_definition_to(
+    permit: super::authorize::Permit,
     def: &ToolDefinition,
     raw: Map<String, Value>,
     output_file: Option<&Path>,
 ) -> ToolResult {
+    debug_assert_eq!(
+        permit.tool(),
+        def.id,
+        "a permit runs the tool it was given for"
+    );
     let started = Instant::now();
     let input_size = super::input_bytes(&raw);
     let outcome = params::prepare_owned(def, raw).and_then(|prepared| execute(def, &prepared));

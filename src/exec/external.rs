@@ -211,7 +211,7 @@ fn kill_group(_pgid: u32) {}
 
 /// Runs `argv` (argv[0] resolved with `aliases`) and describes the outcome. `success_codes`
 /// lists the exit statuses that mean success (usually just 0).
-pub fn run(
+pub(super) fn run(
     argv: &[String],
     aliases: &[String],
     success_codes: &[i32],

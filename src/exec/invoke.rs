@@ -1,11 +1,11 @@
 //! Running one intent of an installed tool (ours or anyone's): parameters into the template,
-//! consent when the intent asks for it, then in-process for `cmpx run …` or as a program.
+//! then, with the permit [`super::authorize`] gave, a worker for `cmpx run …` or the program.
 
-use super::confirm::{self, Consent};
+use super::authorize::Permit;
 use super::external::Limits;
 use super::template;
 use crate::cmp::{Intent, Manifest};
-use crate::ctp::{ErrorCode, ToolError, ToolResult};
+use crate::ctp::{ToolError, ToolResult};
 use serde_json::{Map, Value, json};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -21,15 +21,8 @@ pub struct Target {
 
 #[derive(Debug, Clone, Default)]
 pub struct Flags {
-    /// Consent given on the command line (`--yes`) or by the MCP client.
-    pub yes: bool,
-    /// Print what would run; run nothing.
-    pub dry_run: bool,
-    /// May ask the person at the terminal (the command line); never when stdin carries a
-    /// protocol, as with the MCP server.
-    pub interactive: bool,
     pub limits: Limits,
-    /// `--output-file`: where a built-in tool's full output goes (see `run_definition_to`).
+    /// `--output-file`: where a built-in tool's full output goes.
     pub output_file: Option<std::path::PathBuf>,
 }
 
@@ -61,19 +54,54 @@ fn is_builtin(argv: &[String]) -> bool {
     argv.len() >= 3 && argv[0] == crate::cmp::mapping::BINARY && argv[1] == "run"
 }
 
-pub fn invoke(target: &Target, given: &Map<String, Value>, flags: &Flags) -> ToolResult {
-    invoke_cancellable(target, given, flags, &|| false)
+/// What would run, with nothing run and nothing asked (`--dry-run`).
+pub fn dry_run(target: &Target, given: &Map<String, Value>) -> ToolResult {
+    let started = Instant::now();
+    let version = target.manifest.version.clone();
+    let argv = match plan(target, given) {
+        Ok((argv, _)) => argv,
+        Err(e) => return super::envelope(Err(e), started, given, &version),
+    };
+    let intent = &target.intent;
+    let effects = intent.effects();
+    let data = json!({
+        "dryRun": true,
+        "tool": target.manifest.name,
+        "intent": { "index": target.intent_index, "pattern": intent.patterns.first() },
+        "argv": argv,
+        "command": shell_line(&argv),
+        "confirm": effects.consent,
+        "destructive": effects.destructive,
+    });
+    super::envelope(Ok(data), started, given, &version)
+}
+
+/// Runs the intent `permit` allows: a `cmpx run …` command in a worker, any other program
+/// under `flags.limits`.
+pub fn invoke(
+    permit: Permit,
+    target: &Target,
+    given: &Map<String, Value>,
+    flags: &Flags,
+) -> ToolResult {
+    invoke_cancellable(permit, target, given, flags, &|| false)
         .unwrap_or_else(|| ToolResult::from(ToolError::execution("the call was cancelled")))
 }
 
 /// [`invoke`] that stops the run (the worker and every process it started) as soon as
 /// `cancelled()` turns true, and then returns `None`; a server polls it about every 20 ms.
 pub fn invoke_cancellable(
+    permit: Permit,
     target: &Target,
     given: &Map<String, Value>,
     flags: &Flags,
     cancelled: &dyn Fn() -> bool,
 ) -> Option<ToolResult> {
+    debug_assert_eq!(
+        permit.tool(),
+        target.manifest.name,
+        "a permit runs the tool it was given for"
+    );
     let started = Instant::now();
     let version = target.manifest.version.clone();
     let (argv, _) = match plan(target, given) {
@@ -81,85 +109,6 @@ pub fn invoke_cancellable(
         Err(e) => return Some(super::envelope(Err(e), started, given, &version)),
     };
     let intent = &target.intent;
-    let effects = intent.effects();
-    if flags.dry_run {
-        let data = json!({
-            "dryRun": true,
-            "tool": target.manifest.name,
-            "intent": { "index": target.intent_index, "pattern": intent.patterns.first() },
-            "argv": argv,
-            "command": shell_line(&argv),
-            "confirm": effects.consent,
-            "destructive": effects.destructive,
-        });
-        return Some(super::envelope(Ok(data), started, given, &version));
-    }
-    let verdict = crate::policy::check(
-        &target.manifest.name,
-        &crate::policy::intent_needs(intent, given),
-    );
-    let asking = match &verdict {
-        crate::policy::Verdict::Denied(why) => {
-            let err = ToolError::new(
-                ErrorCode::Unauthorized,
-                format!(
-                    "not allowed: {why}; nothing was run (--yes does not override a deny; see `cmpx policy`)"
-                ),
-            )
-            .with_data(json!({
-                "denied": true,
-                "tool": target.manifest.name,
-                "argv": argv,
-                "command": shell_line(&argv),
-            }));
-            return Some(super::envelope(Err(err), started, given, &version));
-        }
-        crate::policy::Verdict::Ask(caps) => caps.clone(),
-        crate::policy::Verdict::Granted => Vec::new(),
-    };
-    let needs_consent = !asking.is_empty() || crate::cmp::effects::asks_itself(intent);
-    let caution = crate::cmp::effects::caution(intent);
-    match confirm::obtain(
-        needs_consent,
-        caution.warning(),
-        &shell_line(&argv),
-        flags.yes,
-        flags.interactive,
-    ) {
-        Consent::Given => {}
-        refused => {
-            let (what, hint) = match refused {
-                Consent::Declined => ("declined", ""),
-                _ => (
-                    "required",
-                    "; nothing was run. Re-run with --yes to proceed",
-                ),
-            };
-            let kind = caution.phrase();
-            let needs = if asking.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    " and needs {}, which the policy neither grants nor denies (`cmpx policy grant` allows it without asking)",
-                    asking.join(", ")
-                )
-            };
-            let err = ToolError::new(
-                ErrorCode::Unauthorized,
-                format!("confirmation {what}: this action {kind}{needs}{hint}"),
-            )
-            .with_data(json!({
-                "confirmationRequired": true,
-                "declined": refused == Consent::Declined,
-                "tool": target.manifest.name,
-                "argv": argv,
-                "command": shell_line(&argv),
-                "destructive": effects.destructive,
-                "capabilities": asking,
-            }));
-            return Some(super::envelope(Err(err), started, given, &version));
-        }
-    }
     if is_builtin(&argv) {
         let Some(def) = crate::catalogue::get(&argv[2]) else {
             return Some(ToolResult::err(super::not_found(&argv[2]), None));
@@ -167,7 +116,10 @@ pub fn invoke_cancellable(
         return match crate::argv::parse(&def, &argv[3..]) {
             Ok(inv) => {
                 let bounds = super::worker::Bounds::new(Some(flags.limits.timeout));
+                // The intent was authorized with everything it touches (its parameters read
+                // as paths), and it runs exactly this catalogue tool: the permit carries over.
                 super::worker::run_cancellable(
+                    Permit::internal(&def.id),
                     &def,
                     inv.args,
                     flags.output_file.as_deref(),

@@ -1,20 +1,24 @@
 //! The executor: the one code path that turns a tool and its arguments into a ToolResult.
 //!
-//! `cmpx run`, `cmpx do`, the MCP server and the tests all come through here, so
-//! normalisation, validation, consent, panic containment and metadata are the same everywhere.
+//! Every front end (`cmpx run`, `cmpx do`, recipes, the MCP and HTTP servers, BTCP) asks
+//! [`authorize`] first and runs what it permits through [`worker::run`] (a catalogue tool) or
+//! [`invoke::invoke`] (an installed intent), which take the [`authorize::Permit`]; so
+//! authorization, normalisation, validation, panic containment and metadata are the same
+//! everywhere.
 
+pub mod authorize;
 mod builtin;
 pub mod confirm;
 pub mod external;
-pub mod gate;
 pub mod invoke;
 pub mod stream;
 pub mod template;
 pub mod worker;
 
+use builtin::run_definition_to;
 pub use builtin::{
     finish_outcome, not_found, output_file_record, run_builtin, run_definition,
-    run_definition_owned, run_definition_to, write_new_file,
+    run_definition_owned, write_new_file,
 };
 
 use crate::ctp::{Metadata, ToolError, ToolResult};

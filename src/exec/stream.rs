@@ -36,12 +36,18 @@ pub enum Input<'a> {
 /// (`--pretty`, a terminal, `--output-file`, a longer output) the same plan runs over the file
 /// into memory, so the file is still taken as bytes and the output limit applies as usual.
 pub fn run(
+    permit: &super::authorize::Permit,
     def: &ToolDefinition,
     raw: Map<String, Value>,
     input: Input,
     mode: Mode,
     output_file: Option<&Path>,
 ) -> Result<Streamed, Error> {
+    debug_assert_eq!(
+        permit.tool(),
+        def.id,
+        "a permit runs the tool it was given for"
+    );
     let started = Instant::now();
     let Some((param, plan)) = streaming(&def.id) else {
         return Ok(Streamed::Declined(raw));

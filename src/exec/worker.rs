@@ -7,6 +7,7 @@
 //! ToolResult per line. A worker serves requests until its input ends, so a server keeps a few
 //! warm ([`keep_warm`]); the command line starts one per call.
 
+use super::authorize::Permit;
 use crate::ctp::{ErrorCode, ToolDefinition, ToolError, ToolResult};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -74,17 +75,19 @@ enum Reply {
 /// Runs catalogue tool `def` in a worker within `bounds`: the one way the command line and the
 /// servers run a built-in tool.
 pub fn run(
+    permit: Permit,
     def: &ToolDefinition,
     args: Map<String, Value>,
     output_file: Option<&Path>,
     bounds: Bounds,
 ) -> ToolResult {
-    run_cancellable(def, args, output_file, bounds, &|| false)
+    run_cancellable(permit, def, args, output_file, bounds, &|| false)
         .unwrap_or_else(|| ToolResult::from(ToolError::execution("the call was cancelled")))
 }
 
 /// [`run`] that stops the worker as soon as `cancelled()` turns true, and then returns `None`.
 pub fn run_cancellable(
+    permit: Permit,
     def: &ToolDefinition,
     args: Map<String, Value>,
     output_file: Option<&Path>,
@@ -93,8 +96,13 @@ pub fn run_cancellable(
 ) -> Option<ToolResult> {
     let Some(exe) = executable() else {
         // A test binary or a fuzz target linking the library: there is no worker to start.
-        return Some(super::run_definition_to(def, args, output_file));
+        return Some(super::run_definition_to(permit, def, args, output_file));
     };
+    debug_assert_eq!(
+        permit.tool(),
+        def.id,
+        "a permit runs the tool it was given for"
+    );
     let started = Instant::now();
     let input_size = super::input_bytes(&args);
     let fail = |e: ToolError| super::envelope_sized(Err(e), started, input_size, def.version());
@@ -125,8 +133,9 @@ pub fn run_cancellable(
 }
 
 /// Runs an external program in a worker (see [`Request::Program`]); the outcome is
-/// `external::run`'s. `None` when `cancelled()` turned true first.
-pub fn run_program(
+/// `external::run`'s. `None` when `cancelled()` turned true first. Only [`super::invoke`]
+/// calls it, with a permit for the intent.
+pub(super) fn run_program(
     argv: &[String],
     aliases: &[String],
     success_codes: &[i32],
@@ -667,7 +676,13 @@ pub fn serve() -> i32 {
                 args,
                 output_file,
             }) => match crate::catalogue::get(&tool) {
-                Some(def) => super::run_definition_to(&def, args, output_file.as_deref()),
+                // The parent sends only what it held a permit for, over this private pipe.
+                Some(def) => super::run_definition_to(
+                    Permit::internal(&tool),
+                    &def,
+                    args,
+                    output_file.as_deref(),
+                ),
                 None => ToolResult::from(super::not_found(&tool)),
             },
             Ok(Request::Program {

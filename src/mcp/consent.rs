@@ -65,6 +65,9 @@ pub fn accepted(answer: &Value) -> bool {
         && answer.pointer("/content/confirm") == Some(&json!(true))
 }
 
+/// How the person can let a refused call run: what the model can tell them.
+pub const HINT: &str = "Ask the person you work for: they can allow it when their MCP client asks (a client with form elicitation), or start the server with `cmpx mcp --allow-destructive`, or grant what it needs for good with `cmpx policy grant <capability> --tool <tool>`; at a terminal they can run it themselves with `cmpx run <tool> … --yes`.";
+
 /// Nothing ran because nobody could say yes: what the model can do, and what a person can.
 pub fn refusal(tool: &str, command: &str, caution: &Caution, why: &str) -> ToolResult {
     let kind = caution.phrase();

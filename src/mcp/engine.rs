@@ -9,7 +9,8 @@ use super::consent::{self, Book};
 use super::registry::{Kind, Registry};
 use super::{Options, progressive};
 use crate::ctp::{ErrorCode, ToolError, ToolResult};
-use crate::exec::invoke::{self, Flags, Target};
+use crate::exec::authorize::{self, Decision, Permit, Question};
+use crate::exec::invoke::{self, Flags};
 use crate::jsonrpc::{
     self, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, Message,
     UNSUPPORTED_PROTOCOL_VERSION, error, reply,
@@ -601,42 +602,37 @@ impl Call<'_> {
         let poll = self.poller();
         match &tool.kind {
             Kind::Builtin(def) => {
-                if let Err(e) = crate::exec::gate::builtin(&def.id, &[], None, false, false) {
-                    return Some(call_result(&ToolResult::err(e, None)));
-                }
+                let call = authorize::Call::Builtin {
+                    id: &def.id,
+                    reads: &[],
+                    output: None,
+                };
+                let permit = match self.authorize(&call)? {
+                    Ok(permit) => permit,
+                    Err(answer) => return Some(answer),
+                };
                 let bounds = crate::exec::worker::Bounds {
                     time: CALL_TIME_LIMIT,
                     memory: crate::limits::max_memory(),
                 };
-                crate::exec::worker::run_cancellable(def, args.clone(), None, bounds, &poll)
+                crate::exec::worker::run_cancellable(permit, def, args.clone(), None, bounds, &poll)
                     .map(|r| call_result(&r))
             }
             Kind::Intent(target) => {
-                let verdict = crate::policy::check(
-                    &target.manifest.name,
-                    &crate::policy::intent_needs(&target.intent, args),
-                );
-                if let crate::policy::Verdict::Denied(why) = &verdict {
-                    return Some(call_result(&consent::denied(&target.manifest.name, why)));
-                }
-                let asks = matches!(verdict, crate::policy::Verdict::Ask(_))
-                    || crate::cmp::effects::asks_itself(&target.intent);
-                if asks && !self.engine.opts.allow_destructive {
-                    match self.consent(target, args)? {
-                        Gate::Run => {}
-                        Gate::Answer(v) => return Some(v),
-                    }
-                }
+                let call = authorize::Call::Intent { target, args };
+                let permit = match self.authorize(&call)? {
+                    Ok(permit) => permit,
+                    Err(answer) => return Some(answer),
+                };
                 let flags = Flags {
-                    yes: true,
-                    interactive: false,
                     limits: crate::exec::external::Limits {
                         timeout: CALL_TIME_LIMIT,
                         ..Default::default()
                     },
                     ..Flags::default()
                 };
-                invoke::invoke_cancellable(target, args, &flags, &poll).map(|r| call_result(&r))
+                invoke::invoke_cancellable(permit, target, args, &flags, &poll)
+                    .map(|r| call_result(&r))
             }
             Kind::Pipe => {
                 crate::pipe::call::call(args, CALL_TIME_LIMIT, &poll).map(|r| call_result(&r))
@@ -663,26 +659,23 @@ impl Call<'_> {
                 crate::text::preview(name, 64)
             )))));
         };
-        match link.gate(name, &tool) {
-            crate::btcp::Gate::Refuse(why) => {
-                return Some(call_result(&consent::denied(name, &why)));
+        let call = link.call_for(name, &tool);
+        let permit = match authorize::decide(&call) {
+            Decision::Run(permit) => permit,
+            Decision::Refuse(e) => return Some(call_result(&ToolResult::err(e, None))),
+            Decision::Ask(question) => {
+                // Accepted once, the capabilities hold for the rest of this BTCP session.
+                let asked = question.capabilities().to_vec();
+                let permit = match self.settle(question)? {
+                    Ok(permit) => permit,
+                    Err(answer) => return Some(answer),
+                };
+                link.grant(&asked);
+                permit
             }
-            crate::btcp::Gate::Ask(caps) if !self.engine.opts.allow_destructive => {
-                let what = format!(
-                    "browser tool {name} (needs {}) with {}",
-                    caps.join(", "),
-                    Value::Object(args.clone())
-                );
-                match self.ask(name, &what, &crate::cmp::effects::Caution::Capability)? {
-                    // Accepted once, the capabilities hold for the rest of this BTCP session.
-                    Gate::Run => link.grant(&caps),
-                    Gate::Answer(v) => return Some(v),
-                }
-            }
-            _ => {}
-        }
+        };
         let poll = self.poller();
-        link.call(name, &Value::Object(args.clone()), &poll)
+        link.call(permit, name, &Value::Object(args.clone()), &poll)
     }
 
     /// `__btcp_request_capabilities`: the pending ones are put to the person (denied ones
@@ -718,7 +711,7 @@ impl Call<'_> {
                 pending.join(", "),
                 link.session
             );
-            match self.ask(
+            match self.gate(
                 crate::btcp::REQUEST_CAPABILITIES,
                 &what,
                 &crate::cmp::effects::Caution::Capability,
@@ -769,7 +762,7 @@ impl Call<'_> {
                 )
             };
             if let Gate::Answer(v) =
-                self.ask(name, &what, &crate::cmp::effects::Caution::Capability)?
+                self.gate(name, &what, &crate::cmp::effects::Caution::Capability)?
             {
                 let question = v.get("resultType") == Some(&json!("input_required"));
                 if name == crate::btcp::REQUEST_CAPABILITIES && !question {
@@ -788,29 +781,62 @@ impl Call<'_> {
         }
     }
 
-    /// Asks the person through the client; `None` when the call was cancelled meanwhile.
-    fn consent(&self, target: &Target, args: &Map<String, Value>) -> Option<Gate> {
-        let command = match invoke::plan(target, args) {
-            Ok((argv, _)) => shell_words::join(&argv),
-            Err(e) => return Some(Gate::Answer(call_result(&ToolResult::err(e, None)))),
-        };
-        let caution = crate::cmp::effects::caution(&target.intent);
-        self.ask(&target.manifest.name, &command, &caution)
+    /// The one authorization point for this call, asking the person through the client
+    /// when the policy leaves it open: the permit, or the result to return instead (a
+    /// refusal, or 2026-07-28's `input_required`); `None` when the call was cancelled.
+    fn authorize(&self, call: &authorize::Call) -> Option<Result<Permit, Value>> {
+        match authorize::decide(call) {
+            Decision::Run(permit) => Some(Ok(permit)),
+            Decision::Refuse(e) => Some(Err(call_result(&ToolResult::err(e, None)))),
+            Decision::Ask(question) => self.settle(question),
+        }
     }
 
-    /// The consent question for `command` of `tool`, in the era's way.
-    fn ask(
+    /// The person's answer to `question`, in the era's way (or consent given for everything
+    /// with `--allow-destructive`).
+    fn settle(&self, question: Question) -> Option<Result<Permit, Value>> {
+        if self.engine.opts.allow_destructive {
+            return Some(Ok(question.accept()));
+        }
+        let refused = |e: ToolError| Err(call_result(&ToolResult::err(e, None)));
+        Some(
+            match self.ask(question.tool(), question.command(), question.caution())? {
+                Reply::Yes => Ok(question.accept()),
+                Reply::No => refused(question.decline()),
+                Reply::CannotAsk(why) => refused(question.cannot_ask(&why, consent::HINT)),
+                Reply::Pending(v) => Err(v),
+            },
+        )
+    }
+
+    /// [`Call::ask`] for a question that is not a call's (a capability request): a refusal
+    /// or a decline in the MCP consent wording.
+    fn gate(
         &self,
         tool: &str,
         command: &str,
         caution: &crate::cmp::effects::Caution,
     ) -> Option<Gate> {
+        Some(match self.ask(tool, command, caution)? {
+            Reply::Yes => Gate::Run,
+            Reply::No => Gate::Answer(call_result(&consent::declined(command))),
+            Reply::CannotAsk(why) => {
+                Gate::Answer(call_result(&consent::refusal(tool, command, caution, &why)))
+            }
+            Reply::Pending(v) => Gate::Answer(v),
+        })
+    }
+
+    /// The consent question for `command` of `tool`, in the era's way; `None` when the call
+    /// was cancelled meanwhile.
+    fn ask(
+        &self,
+        _tool: &str,
+        command: &str,
+        caution: &crate::cmp::effects::Caution,
+    ) -> Option<Reply> {
         let command = command.to_string();
-        let refuse = |why: &str| {
-            Some(Gate::Answer(call_result(&consent::refusal(
-                tool, &command, caution, why,
-            ))))
-        };
+        let refuse = |why: &str| Some(Reply::CannotAsk(why.to_string()));
         match &self.era {
             Era::Modern { capabilities } => {
                 let outer = consent::binding(
@@ -832,10 +858,8 @@ impl Call<'_> {
                         .get("inputResponses")
                         .and_then(|r| r.get(consent::INPUT_KEY));
                     match answer {
-                        Some(a) if consent::accepted(a) => return Some(Gate::Run),
-                        Some(a) if a.get("action").is_some() => {
-                            return Some(Gate::Answer(call_result(&consent::declined(&command))));
-                        }
+                        Some(a) if consent::accepted(a) => return Some(Reply::Yes),
+                        Some(a) if a.get("action").is_some() => return Some(Reply::No),
                         // No answer to our question: ask again.
                         _ => {}
                     }
@@ -845,7 +869,7 @@ impl Call<'_> {
                         "this client cannot ask the person (it declares no form elicitation)",
                     );
                 }
-                Some(Gate::Answer(json!({
+                Some(Reply::Pending(json!({
                     "resultType": "input_required",
                     "inputRequests": {
                         consent::INPUT_KEY: {
@@ -898,9 +922,9 @@ impl Call<'_> {
                     }
                 };
                 if consent::accepted(&answer) {
-                    Some(Gate::Run)
+                    Some(Reply::Yes)
                 } else {
-                    Some(Gate::Answer(call_result(&consent::declined(&command))))
+                    Some(Reply::No)
                 }
             }
         }
@@ -910,6 +934,16 @@ impl Call<'_> {
 enum Gate {
     Run,
     Answer(Value),
+}
+
+/// What came of a consent question.
+enum Reply {
+    Yes,
+    No,
+    /// Nobody could be asked: why.
+    CannotAsk(String),
+    /// 2026-07-28: the `input_required` result that asks; the call comes again with the answer.
+    Pending(Value),
 }
 
 /// Why a consent question's answer (a refusal or a decline) did not let anything run.

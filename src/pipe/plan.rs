@@ -43,6 +43,10 @@ pub struct Planned {
     pub from: String,
     /// The parameter it goes to; `None` for a first step given no input.
     pub into: Option<String>,
+    /// The files the step reads and writes itself (the recipe's input file for the first,
+    /// its output file for the last), for the policy decision when it runs.
+    pub reads: Vec<PathBuf>,
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone)]
@@ -101,6 +105,8 @@ pub fn plan_as(recipe: &Recipe, options: &Options, name: Option<&str>) -> Result
             .then_some(options.output_file.as_deref())
             .flatten();
         check_policy(step, &reads, output, options).map_err(e)?;
+        step.reads = reads;
+        step.output = output.map(Path::to_path_buf);
     }
     Ok(Plan { steps })
 }
@@ -207,6 +213,8 @@ fn planned(step: &Step, label: String, top: usize, kind: Kind, into: Option<Stri
             .clone()
             .unwrap_or_else(|| DEFAULT_FROM.to_string()),
         into,
+        reads: Vec::new(),
+        output: None,
     }
 }
 
@@ -316,30 +324,49 @@ fn check_params(step: &Planned) -> Result<(), ToolError> {
     crate::ctp::params::prepare(&probe, &step.params).map(drop)
 }
 
+/// The policy's decision before anything runs: a built-in step that needs consent is asked
+/// about here (the person answers once for the whole recipe); an installed tool's step is
+/// decided again when it runs, with the value handed to it, and only a deny stops it here.
 fn check_policy(
     step: &Planned,
     reads: &[PathBuf],
     output: Option<&Path>,
     options: &Options,
 ) -> Result<(), ToolError> {
+    use crate::exec::authorize::{self, Call, Decision};
     match &step.kind {
         Kind::Builtin(def) => {
-            crate::exec::gate::builtin(&def.id, reads, output, options.yes, options.interactive)
+            let call = Call::Builtin {
+                id: &def.id,
+                reads,
+                output,
+            };
+            authorize::authorize(&call, ask(options.yes, options.interactive)).map(drop)
         }
         Kind::Installed(target) => {
-            let verdict = crate::policy::check(
-                &target.manifest.name,
-                &crate::policy::intent_needs(&target.intent, &step.params),
-            );
-            match verdict {
-                crate::policy::Verdict::Denied(why) => Err(ToolError::new(
-                    ErrorCode::Unauthorized,
-                    format!("not allowed: {why}; nothing was run (see `cmpx policy`)"),
-                )
-                .with_data(json!({ "denied": true }))),
-                _ => Ok(()),
+            let call = Call::Intent {
+                target,
+                args: &step.params,
+            };
+            match authorize::decide(&call) {
+                Decision::Refuse(e) => Err(e),
+                Decision::Run(_) | Decision::Ask(_) => Ok(()),
             }
         }
+    }
+}
+
+/// How a recipe's steps obtain consent: at the terminal for `cmpx pipe`, given with `--yes`,
+/// otherwise (an MCP client, an HTTP request) not at all.
+pub fn ask(yes: bool, interactive: bool) -> crate::exec::authorize::Ask<'static> {
+    use crate::exec::authorize::Ask;
+    match (interactive, yes) {
+        (true, yes) => Ask::Terminal { yes },
+        (false, true) => Ask::Given,
+        (false, false) => Ask::Never {
+            why: "a recipe run here cannot ask the person",
+            hint: "The person can let it run without asking with `cmpx policy grant <capability> --tool <tool>`, or run the recipe themselves with `cmpx pipe … --yes`.",
+        },
     }
 }
 

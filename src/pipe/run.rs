@@ -111,26 +111,50 @@ fn execute(
             "the recipe ran out of time before this step; allow more with --timeout <seconds>",
         )));
     }
+    use crate::exec::authorize::{self, Ask, Call};
     match &step.kind {
         Kind::Builtin(def) => {
+            // Decided again with what the step touches; the plan already asked the person.
+            let call = Call::Builtin {
+                id: &def.id,
+                reads: &step.reads,
+                output: step.output.as_deref(),
+            };
+            let permit = match authorize::authorize(&call, Ask::Given) {
+                Ok(permit) => permit,
+                Err(e) => return Some(ToolResult::from(e)),
+            };
             let bounds = crate::exec::worker::Bounds {
                 time: remaining,
                 memory: crate::limits::max_memory(),
             };
-            crate::exec::worker::run_cancellable(def, args, output_file, bounds, run.cancelled)
+            crate::exec::worker::run_cancellable(
+                permit,
+                def,
+                args,
+                output_file,
+                bounds,
+                run.cancelled,
+            )
         }
         Kind::Installed(target) => {
+            let call = Call::Intent {
+                target,
+                args: &args,
+            };
+            let permit =
+                match authorize::authorize(&call, super::plan::ask(run.yes, run.interactive)) {
+                    Ok(permit) => permit,
+                    Err(e) => return Some(ToolResult::from(e)),
+                };
             let flags = crate::exec::invoke::Flags {
-                yes: run.yes,
-                dry_run: false,
-                interactive: run.interactive,
                 limits: crate::exec::external::Limits {
                     timeout: remaining,
                     ..Default::default()
                 },
                 output_file: output_file.map(Path::to_path_buf),
             };
-            crate::exec::invoke::invoke_cancellable(target, &args, &flags, run.cancelled)
+            crate::exec::invoke::invoke_cancellable(permit, target, &args, &flags, run.cancelled)
         }
     }
 }

@@ -133,6 +133,12 @@ pub async fn slot(state: &State) -> Result<tokio::sync::SemaphorePermit<'_>, gua
     }
 }
 
+/// An HTTP request cannot be asked a question: what needs the person's consent is refused.
+const CANNOT_ASK: crate::exec::authorize::Ask<'static> = crate::exec::authorize::Ask::Never {
+    why: "an HTTP request cannot ask the person",
+    hint: "The person can let it run without asking with `cmpx policy grant <capability> --tool <tool>`, or run it themselves with `cmpx run <tool> … --yes`.",
+};
+
 /// Sets the call's cancel flag when the request's future is dropped (the client went away,
 /// or the server is stopping), which stops the worker.
 struct CancelOnDrop(Arc<AtomicBool>);
@@ -149,10 +155,16 @@ async fn run(state: &State, def: ToolDefinition, args: Map<String, Value>) -> Re
         memory: crate::limits::max_memory(),
     };
     cancellable(state, move |cancelled| {
-        if let Err(e) = crate::exec::gate::builtin(&def.id, &[], None, false, false) {
-            return Some(crate::ctp::ToolResult::err(e, None));
-        }
-        worker::run_cancellable(&def, args, None, bounds, cancelled)
+        let call = crate::exec::authorize::Call::Builtin {
+            id: &def.id,
+            reads: &[],
+            output: None,
+        };
+        let permit = match crate::exec::authorize::authorize(&call, CANNOT_ASK) {
+            Ok(permit) => permit,
+            Err(e) => return Some(crate::ctp::ToolResult::err(e, None)),
+        };
+        worker::run_cancellable(permit, &def, args, None, bounds, cancelled)
     })
     .await
 }

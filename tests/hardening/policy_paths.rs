@@ -66,7 +66,7 @@ impl Home {
 }
 
 fn have_rm() -> bool {
-    Command::new("rm").arg("--version").output().is_ok()
+    common::require("rm", Command::new("rm").arg("--version").output().is_ok())
 }
 
 #[test]
@@ -237,4 +237,121 @@ fn a_folder_deny_holds_for_every_spelling_over_http() {
     }
     let _ = child.kill();
     let _ = child.wait();
+}
+
+/// Issue 38: a recipe step that runs an installed tool (`cmpx pipe --allow-adapters`) is
+/// decided by the same authorization point, with the value it is given read as a path.
+/// (A recipe runs an installed tool's first intent: `zap` has the files adapter's delete.)
+#[test]
+fn a_folder_deny_holds_for_every_spelling_in_a_recipe_step() {
+    let mut home = Home::new();
+    let delete = json!([{
+        "patterns": ["delete a file or directory"],
+        "command": "rm -r -- {paths}",
+        "params": {"paths": {"type": "array<string>", "required": true, "description": "what to delete"}},
+        "confirm": true,
+        "destructive": true,
+        "capabilities": ["fs:delete"]
+    }]);
+    super::folder(home.t.home(), "zap", delete);
+    let recipe = home.user.join("recipe.json");
+    let mut pipe = |home: &mut Home, path: &str| {
+        std::fs::write(
+            &recipe,
+            json!([{"tool": "zap", "params": {"paths": [path]}}]).to_string(),
+        )
+        .unwrap();
+        home.t
+            .args([
+                "pipe",
+                "--recipe",
+                recipe.to_str().unwrap(),
+                "--allow-adapters",
+                "--yes",
+                "--json",
+            ])
+            .run()
+    };
+    for form in home.forms() {
+        let kept = home.kept();
+        let out = pipe(&mut home, &form);
+        assert_ne!(out.code, 0, "{form}: {}", out.stdout);
+        assert!(
+            out.stdout.contains("fs:delete is denied"),
+            "{form}: {}{}",
+            out.stdout,
+            out.stderr
+        );
+        assert!(kept.exists(), "{form} deleted the file in a recipe");
+    }
+    let other = home.user.join("other.txt");
+    std::fs::write(&other, "x").unwrap();
+    let out = pipe(&mut home, "other.txt");
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert!(!other.exists());
+}
+
+/// Issue 38: a catalogue tool reading a file (`@path` on the command line, a recipe's
+/// `--input @path`) is refused under a folder's fs:read deny, whatever the spelling.
+#[test]
+fn a_folder_read_deny_holds_for_catalogue_tools_and_recipes() {
+    let home = Home::new();
+    let mut t = home.t;
+    let keep = home.user.join("keep");
+    let out = t
+        .args([
+            "policy",
+            "deny",
+            "fs:read",
+            "--path",
+            keep.to_str().unwrap(),
+        ])
+        .run();
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    std::fs::write(keep.join("secret.txt"), "top secret").unwrap();
+    std::fs::write(home.user.join("open.txt"), "open").unwrap();
+    let forms = [
+        "keep/secret.txt",
+        "./keep/secret.txt",
+        "sub/../keep/secret.txt",
+        "lnk/secret.txt",
+        "./lnk/../keep/secret.txt",
+    ];
+    for form in forms {
+        let at = format!("@{form}");
+        let out = t
+            .args(["run", "base64-encoder", "--input", &at, "--json"])
+            .run();
+        assert_ne!(out.code, 0, "{form}: {}", out.stdout);
+        assert!(
+            out.stdout.contains("fs:read is denied"),
+            "{form}: {}",
+            out.stdout
+        );
+        assert!(
+            !out.stdout.contains("dG9wIHNlY3JldA"),
+            "{form} leaked: {}",
+            out.stdout
+        );
+        let out = t
+            .args(["pipe", "base64-encoder", "--input", &at, "--json"])
+            .run();
+        assert_ne!(out.code, 0, "{form}: {}", out.stdout);
+        assert!(
+            out.stdout.contains("fs:read is denied"),
+            "{form}: {}",
+            out.stdout
+        );
+        assert!(
+            !out.stdout.contains("dG9wIHNlY3JldA"),
+            "{form} leaked: {}",
+            out.stdout
+        );
+    }
+    // A file outside the folder is read as usual (so the test can fail).
+    let out = t
+        .args(["run", "base64-encoder", "--input", "@open.txt", "--json"])
+        .run();
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("b3Blbg=="), "{}", out.stdout);
 }
