@@ -1,184 +1,115 @@
-//! Built-in tool implementations, one module per family, looked up by tool id.
+//! Built-in tool implementations, looked up by tool id. Each domain folder holds the tool
+//! families of one subject; `kit` holds what they share and imports none of them.
 //!
 //! Each family module exports `TOOLS`: the ids it implements and their functions. A function
 //! receives parameters already normalised, validated and defaulted by the executor.
 
-pub mod args;
-pub(crate) mod b64;
-pub mod budget;
-pub mod chunks;
-pub mod data;
-pub mod depth;
-#[cfg(test)]
-mod parse_equivalence;
-pub mod streaming;
-#[cfg(test)]
-pub mod testing;
+pub mod kit;
 
-mod art;
-mod binary_formats;
-mod bits;
-mod case;
-mod chars;
-mod checksums;
-mod cipher;
-mod classic_ciphers;
-mod cleanup;
-mod color;
-mod compression;
-mod cron;
-mod css;
-mod css_layout;
-mod dates;
-mod detect;
-mod diff;
-mod docker;
-mod durations;
+mod config;
+mod crypto;
 mod encoding;
-mod escape;
-mod extract;
-mod fernet;
-mod files;
-mod geo;
-mod hash_id;
-mod hashing;
-mod hexdump;
-mod html;
-mod html_scan;
-mod ids;
-mod ipv6;
-mod jq;
+mod formats;
+mod graphics;
+mod identifiers;
 mod json;
-mod json_emit;
-mod json_query;
-mod json_scan;
-mod json_sink;
-mod json_stream;
-mod jwt;
-mod kdf;
-mod keyformats;
-mod keys;
-mod layout;
-mod line_breaks;
-mod lines;
-mod lists;
-mod lookup;
-mod lorem;
-mod markdown;
-mod math;
-mod measure;
-mod modular;
+mod markup;
 mod network;
 mod numbers;
-mod oid;
-mod otp;
-mod passwords;
-mod pattern;
-mod permissions;
-mod protobuf;
-mod qr;
-mod radix;
-mod replace;
-mod roman;
-mod secrets;
-mod signals;
 mod sql;
-mod stats;
-mod svg;
-mod tabular;
-mod template;
-mod text_codecs;
+mod system;
+mod text;
 mod time;
-mod toml;
-mod units;
-mod validators;
-mod web;
-mod x509;
-mod xml;
-mod xml_query;
-mod yaml;
 
-pub use args::Args;
+#[cfg(test)]
+mod parse_equivalence;
+
+// The kit's modules keep the paths the rest of the crate has always used.
+pub use kit::args::{self, Args};
+pub(crate) use kit::b64;
+#[cfg(test)]
+pub use kit::testing;
+pub use kit::{budget, chunks, data, depth, streaming};
 
 use crate::ctp::ToolOutcome;
 
 pub type ToolFn = fn(&Args) -> ToolOutcome;
 
 const FAMILIES: &[&[(&str, ToolFn)]] = &[
-    art::TOOLS,
-    bits::TOOLS,
-    case::TOOLS,
-    cipher::TOOLS,
-    checksums::TOOLS,
-    classic_ciphers::TOOLS,
-    chars::TOOLS,
-    cleanup::TOOLS,
-    compression::TOOLS,
-    cron::TOOLS,
-    dates::TOOLS,
-    detect::TOOLS,
-    tabular::TOOLS,
-    diff::TOOLS,
-    docker::TOOLS,
-    encoding::TOOLS,
-    escape::TOOLS,
-    extract::TOOLS,
-    files::TOOLS,
-    geo::TOOLS,
-    fernet::TOOLS,
-    hash_id::TOOLS,
-    hashing::TOOLS,
-    ids::TOOLS,
-    ipv6::TOOLS,
-    json::TOOLS,
-    json_query::TOOLS,
-    jwt::TOOLS,
-    keyformats::TOOLS,
-    kdf::TOOLS,
-    keys::TOOLS,
-    layout::TOOLS,
-    lines::TOOLS,
-    lists::TOOLS,
-    lookup::TOOLS,
-    lorem::TOOLS,
-    markdown::TOOLS,
-    network::TOOLS,
-    numbers::TOOLS,
-    otp::TOOLS,
-    passwords::TOOLS,
-    qr::TOOLS,
-    replace::TOOLS,
-    roman::TOOLS,
-    pattern::TOOLS,
-    secrets::TOOLS,
+    text::art::TOOLS,
+    numbers::bits::TOOLS,
+    text::case::TOOLS,
+    crypto::cipher::TOOLS,
+    crypto::checksums::TOOLS,
+    crypto::classic_ciphers::TOOLS,
+    encoding::chars::TOOLS,
+    text::cleanup::TOOLS,
+    formats::compression::TOOLS,
+    time::cron::TOOLS,
+    time::dates::TOOLS,
+    formats::detect::TOOLS,
+    formats::tabular::TOOLS,
+    text::diff::TOOLS,
+    system::docker::TOOLS,
+    encoding::encoders::TOOLS,
+    encoding::escape::TOOLS,
+    text::extract::TOOLS,
+    formats::files::TOOLS,
+    numbers::geo::TOOLS,
+    crypto::fernet::TOOLS,
+    crypto::hash_id::TOOLS,
+    crypto::hashing::TOOLS,
+    identifiers::ids::TOOLS,
+    network::ipv6::TOOLS,
+    json::format::TOOLS,
+    json::query::TOOLS,
+    crypto::jwt::TOOLS,
+    crypto::keyformats::TOOLS,
+    crypto::kdf::TOOLS,
+    crypto::keys::TOOLS,
+    text::layout::TOOLS,
+    text::lines::TOOLS,
+    text::lists::TOOLS,
+    network::lookup::TOOLS,
+    text::lorem::TOOLS,
+    markup::markdown::TOOLS,
+    network::addresses::TOOLS,
+    numbers::bases::TOOLS,
+    crypto::otp::TOOLS,
+    crypto::passwords::TOOLS,
+    graphics::qr::TOOLS,
+    text::replace::TOOLS,
+    numbers::roman::TOOLS,
+    text::pattern::TOOLS,
+    crypto::secrets::TOOLS,
     sql::TOOLS,
-    stats::TOOLS,
-    svg::TOOLS,
-    time::TOOLS,
-    toml::TOOLS,
-    validators::TOOLS,
-    x509::TOOLS,
-    web::TOOLS,
-    xml::TOOLS,
-    yaml::TOOLS,
-    color::TOOLS,
-    durations::TOOLS,
-    math::TOOLS,
-    measure::TOOLS,
-    modular::TOOLS,
-    permissions::TOOLS,
-    units::TOOLS,
-    radix::TOOLS,
-    text_codecs::TOOLS,
-    hexdump::TOOLS,
-    signals::TOOLS,
-    binary_formats::TOOLS,
-    protobuf::TOOLS,
-    xml_query::TOOLS,
-    html::TOOLS,
-    jq::TOOLS,
-    template::TOOLS,
-    css::TOOLS,
+    text::stats::TOOLS,
+    graphics::svg::TOOLS,
+    time::timestamps::TOOLS,
+    config::toml::TOOLS,
+    identifiers::validators::TOOLS,
+    crypto::x509::TOOLS,
+    network::web::TOOLS,
+    markup::xml::TOOLS,
+    config::yaml::TOOLS,
+    graphics::color::TOOLS,
+    time::durations::TOOLS,
+    numbers::math::TOOLS,
+    text::measure::TOOLS,
+    numbers::modular::TOOLS,
+    system::permissions::TOOLS,
+    numbers::units::TOOLS,
+    encoding::radix::TOOLS,
+    encoding::text_codecs::TOOLS,
+    encoding::hexdump::TOOLS,
+    encoding::signals::TOOLS,
+    formats::binary_formats::TOOLS,
+    formats::protobuf::TOOLS,
+    markup::xml_query::TOOLS,
+    markup::html::TOOLS,
+    json::jq::TOOLS,
+    text::template::TOOLS,
+    markup::css::TOOLS,
 ];
 
 /// The implementation of a built-in tool, if cmpx has one.

@@ -2,7 +2,7 @@
 //! a generated corpus and every option, the output parses to the same value or tree as the
 //! input. Each format is re-read by a parser independent of the tool's printer.
 
-use crate::tools::testing::run;
+use crate::tools::kit::testing::run;
 use serde_json::{Value, json};
 
 /// xorshift64*: deterministic, so a failure reproduces from its seed.

@@ -5,7 +5,7 @@
 //! `reference_tokens` is written from the dialects' documentation, separately from `lex.rs`,
 //! so that a shared misreading of a rule cannot hide a change of meaning.
 
-use crate::tools::testing::run;
+use crate::tools::kit::testing::run;
 use serde_json::{Value, json};
 
 const DIALECTS: &[&str] = &[
@@ -997,7 +997,7 @@ fn check(sql: &str, options: &Value, through_executor: bool) -> Result<(), Strin
         // The tool function itself, with every option given explicitly: the executor's own
         // overhead would dominate 35,000 small calls.
         let map = args.as_object().cloned().unwrap_or_default();
-        super::sql_formatter(&crate::tools::args::Args::new(&map))
+        super::sql_formatter(&crate::tools::kit::args::Args::new(&map))
             .map(|d| d["output"].as_str().unwrap_or_default().to_string())
             .map_err(|e| e.message)
     };
@@ -1161,10 +1161,16 @@ fn corpus_keeps_its_tokens_under_every_option() {
 #[test]
 fn formatting_is_idempotent_on_the_corpus() {
     for (dialect, sql) in corpus() {
-        let once =
-            crate::tools::testing::output_with("sql-formatter", &sql, json!({"dialect": dialect}));
-        let twice =
-            crate::tools::testing::output_with("sql-formatter", &once, json!({"dialect": dialect}));
+        let once = crate::tools::kit::testing::output_with(
+            "sql-formatter",
+            &sql,
+            json!({"dialect": dialect}),
+        );
+        let twice = crate::tools::kit::testing::output_with(
+            "sql-formatter",
+            &once,
+            json!({"dialect": dialect}),
+        );
         assert_eq!(
             once, twice,
             "[{dialect}] formatting the output again changed it:\n{sql}"

@@ -1,0 +1,14 @@
+//! The shared kit every tool builds on: typed arguments, output and nesting budgets, input in
+//! pieces and the streaming plans over it, the line-break rule, and the test helpers. It knows
+//! nothing of the tool families.
+
+pub mod args;
+pub(crate) mod b64;
+pub mod budget;
+pub mod chunks;
+pub mod data;
+pub mod depth;
+pub(super) mod line_breaks;
+pub mod streaming;
+#[cfg(test)]
+pub mod testing;
