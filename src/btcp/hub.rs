@@ -8,6 +8,7 @@
 //! what one registration stores are bounded, and so is the work done under the hub's lock.
 
 use crate::jsonrpc;
+use crate::secret::same_secret;
 use indexmap::IndexSet;
 use registration::{checked_tools, widen};
 use serde_json::{Value, json};
@@ -58,15 +59,6 @@ pub struct Binding {
 pub enum From<'a> {
     Connection(u64),
     Post(&'a Binding),
-}
-
-/// Owner keys are secrets: compared in constant time.
-pub fn same_secret(given: &[u8], expected: &[u8]) -> bool {
-    let mut diff = given.len() ^ expected.len();
-    for (i, &e) in expected.iter().enumerate() {
-        diff |= usize::from(given.get(i).copied().unwrap_or(0) ^ e);
-    }
-    diff == 0
 }
 
 impl Owner {

@@ -9,8 +9,9 @@
 
 use super::btcp::{event_stream, plain};
 use super::routes::State;
-use crate::btcp::hub::{Frame, Hub, acceptable_id, same_secret};
+use crate::btcp::hub::{Frame, Hub, acceptable_id};
 use crate::jsonrpc;
+use crate::secret::same_secret;
 use axum::body::Bytes;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query};
