@@ -4,7 +4,7 @@
 //! one the context leaves out), run it through `sh -c`, and read `success` and `data`. Nothing
 //! is appended to a command: what the files say must be enough.
 
-mod common;
+use crate::common;
 
 use common::Test;
 use serde_json::{Map, Value};

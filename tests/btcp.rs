@@ -3,9 +3,8 @@
 //! `cmpx serve` as a BTCP server between the reference BTCPClient (node, built at test time
 //! into target/btcp-client) and the official MCP Python SDK.
 
-mod common;
-#[path = "btcp/reference_client.rs"]
-mod reference_client;
+use crate::common;
+pub mod reference_client;
 
 use common::Test;
 use serde_json::Value;
@@ -131,17 +130,12 @@ fn browser(
     child
 }
 
-/// Whether python3 has the MCP SDK (a skip outside CI when not).
+/// Whether python3 has the MCP SDK; when not, a skip (a failure in CI).
 fn python_sdk() -> bool {
-    let probe = Command::new("python3").args(["-c", "import mcp"]).output();
-    if !probe.is_ok_and(|o| o.status.success()) {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must install the mcp package"
-        );
-        return false;
-    }
-    true
+    common::require(
+        "the MCP Python SDK (pip install mcp)",
+        common::runs("python3", &["-c", "import mcp"]),
+    )
 }
 
 /// The browser on `transport` (its session bound to an owner key in the URL for HTTP
@@ -149,7 +143,6 @@ fn python_sdk() -> bool {
 /// `mode`, given the two session ids); agent.py's summary, `None` when skipped.
 fn meet(transport: &str, mode: &[&str]) -> Option<(Value, String, String)> {
     let Some(dist) = reference_client::built() else {
-        eprintln!("note: node or the BTCP client is missing; skipping");
         return None;
     };
     if !python_sdk() {
@@ -308,7 +301,6 @@ fn a_capability_request_asks_the_person_once_in_2026_07_28() {
 #[test]
 fn a_btcp_agent_joins_with_the_owner_key_and_nothing_else() {
     let Some(dist) = reference_client::built() else {
-        eprintln!("note: node or the BTCP client is missing; skipping");
         return;
     };
     let server = Server::start();
@@ -377,7 +369,6 @@ fn a_btcp_agent_joins_with_the_owner_key_and_nothing_else() {
 fn websocket_sessions_are_bounded_and_closed_at_shutdown() {
     use std::io::BufRead;
     let Some(dist) = reference_client::built() else {
-        eprintln!("note: node or the BTCP client is missing; skipping");
         return;
     };
     let server = Server::start();
@@ -422,7 +413,6 @@ fn websocket_sessions_are_bounded_and_closed_at_shutdown() {
 /// (auto: 2026-07-28 with input_required; legacy: a handshake and elicitation/create).
 fn bridge(era: &str) {
     let Some(dist) = reference_client::built() else {
-        eprintln!("note: node or the BTCP client is missing; skipping");
         return;
     };
     if !python_sdk() {

@@ -5,37 +5,16 @@
 //! (tests/btcp/browser_driver.py) as tests/pages.rs is; screenshots go to
 //! target/btcp-artifacts/. Without CI a missing browser skips; with CI it fails.
 
-mod common;
-#[path = "btcp/reference_client.rs"]
-mod reference_client;
-#[path = "pages/support.rs"]
-mod support;
+use crate::btcp::reference_client;
+use crate::common;
+use crate::pages::support;
 
+use common::{require, runs};
 use serde_json::{Value, json};
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use support::StaticServer;
-
-fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
-}
-
-/// Whether the test can run; without CI a missing piece skips it, with CI it fails.
-fn require(what: &str, present: bool) -> bool {
-    if !present {
-        assert!(!in_ci(), "{what} is missing (.ci/run installs it)");
-        eprintln!("skipping the BTCP browser test: {what} is missing (.ci/run installs it)");
-    }
-    present
-}
-
-fn runs(program: &str, args: &[&str]) -> bool {
-    Command::new(program)
-        .args(args)
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
 
 fn manifest_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -1,6 +1,6 @@
 //! The command-line contract: one JSON document on stdout, facets, parameter sources, exit codes.
 
-mod common;
+use crate::common;
 
 use common::Test;
 use serde_json::json;

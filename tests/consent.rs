@@ -2,7 +2,7 @@
 //! value is a usage error that runs nothing, on every path that can run a confirm or
 //! destructive intent, and `--help` anywhere among the flags describes instead of running.
 
-mod common;
+use crate::common;
 
 use common::Test;
 use serde_json::{Value, json};

@@ -2,7 +2,7 @@
 //! behind in a new session — ends in a clear result, and never takes the CLI or the MCP
 //! server down with it.
 
-mod common;
+use crate::common;
 
 use common::{Test, bin};
 use serde_json::{Value, json};
@@ -170,8 +170,7 @@ fn arguments_that_are_not_utf8_are_a_usage_error() {
 
 #[test]
 fn a_timeout_stops_what_the_program_started_in_another_session() {
-    if which::which("setsid").is_err() {
-        eprintln!("skipped: setsid is not installed");
+    if !common::require("setsid", which::which("setsid").is_ok()) {
         return;
     }
     let mut t = Test::new();

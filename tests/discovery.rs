@@ -4,7 +4,7 @@
 //! Golden files live in tests/golden/; after a deliberate change (or a catalogue that grew)
 //! regenerate them with `UPDATE_GOLDEN=1 cargo test --test discovery` and review the diff.
 
-mod common;
+use crate::common;
 
 use common::Test;
 use serde_json::Value;
@@ -293,13 +293,8 @@ fn the_openapi_document_passes_openapi_spec_validator() {
         .args(["-c", "import openapi_spec_validator"])
         .output();
     if !module.is_ok_and(|o| o.status.success()) {
-        if std::env::var_os("CI").is_some() {
-            panic!(
-                "python3 -m openapi_spec_validator is not available (pip install openapi-spec-validator)"
-            );
-        }
-        eprintln!(
-            "note: openapi-spec-validator is not installed; skipping the OpenAPI validation (pip install openapi-spec-validator)"
+        common::skip(
+            "the OpenAPI validation: python3 has no openapi_spec_validator (pip install openapi-spec-validator)",
         );
         return;
     }

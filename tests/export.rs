@@ -1,6 +1,6 @@
 //! `cmpx export`: valid CMP folders, atomic and idempotent, never clobbering a user's files.
 
-mod common;
+use crate::common;
 
 use common::Test;
 use serde_json::Value;

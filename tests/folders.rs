@@ -3,7 +3,7 @@
 //! tree hangs nothing; `discover --out` keeps files it did not write; and a template that runs
 //! a caller's value as code is flagged and needs consent.
 
-mod common;
+use crate::common;
 
 use common::{Output, Test, bin};
 use serde_json::{Value, json};

@@ -2,10 +2,8 @@
 //! folders are skipped with a reason, confirmation cannot be bypassed, limits hold, and an
 //! export killed at any moment (or starved of disk) leaves every folder whole.
 
-mod common;
-#[path = "hardening/interrupted.rs"]
+use crate::common;
 mod interrupted;
-#[path = "hardening/policy_paths.rs"]
 mod policy_paths;
 
 use common::{Test, bin};
@@ -79,8 +77,7 @@ fn received(out: &common::Output) -> Vec<String> {
 
 #[test]
 fn hostile_values_reach_the_program_as_one_literal_argument() {
-    if which::which("python3").is_err() {
-        eprintln!("skipped: python3 is not installed");
+    if !common::require("python3", which::which("python3").is_ok()) {
         return;
     }
     let mut t = Test::new();
@@ -293,18 +290,41 @@ fn hostile_folders_are_skipped_with_a_reason() {
 
 #[test]
 fn unreadable_folders_are_skipped() {
-    if is_root() {
-        // Permission bits do not bind root; CI runs this as a normal user where it can.
-        eprintln!("skipped: running as root");
-        return;
-    }
     use std::os::unix::fs::PermissionsExt;
     let mut t = Test::new();
     let dir = folder(t.home(), "locked", json!([]));
-    std::fs::set_permissions(dir.join("cmp"), std::fs::Permissions::from_mode(0o000)).unwrap();
-    let out = t.args(["list"]).run();
-    std::fs::set_permissions(dir.join("cmp"), std::fs::Permissions::from_mode(0o755)).unwrap();
-    assert_eq!(out.code, 0);
+    let mode = |p: &Path, m| std::fs::set_permissions(p, std::fs::Permissions::from_mode(m));
+    mode(&dir.join("cmp"), 0o000).unwrap();
+    let (code, text) = if is_root() {
+        // Permission bits do not bind root (CI runs as root): the listing runs as "nobody",
+        // from a copy of the binary in a directory anyone can enter.
+        mode(t.home(), 0o755).unwrap();
+        let bin_dir = tempfile::tempdir().unwrap();
+        mode(bin_dir.path(), 0o755).unwrap();
+        let binary = bin_dir.path().join("cmpx");
+        std::fs::copy(bin(), &binary).unwrap();
+        let out = Command::new(&binary)
+            .arg("list")
+            .env_clear()
+            .env("CMP_HOME", t.home())
+            .env("HOME", t.home())
+            .uid(65534)
+            .gid(65534)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        (out.status.code().unwrap_or(-1), text)
+    } else {
+        let out = t.args(["list"]).run();
+        (out.code, out.stdout + &out.stderr)
+    };
+    mode(&dir.join("cmp"), 0o755).unwrap();
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("/locked"),
+        "the unreadable folder is not reported: {text}"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 //! path prints for the same text given inline, errors included, and write `--output-file`
 //! only for valid input.
 
-mod common;
+use crate::common;
 
 use common::Test;
 

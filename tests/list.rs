@@ -1,6 +1,6 @@
 //! `cmpx list` and `cmpx show` read what is installed, skipping broken folders with a reason.
 
-mod common;
+use crate::common;
 
 use common::Test;
 use std::path::Path;

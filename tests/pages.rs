@@ -3,11 +3,9 @@
 //! (`browser.rs`), forms filled from examples, embeds on other origins, autosense, the
 //! reference SDK's known faults, and the MCP Apps view under the official AppBridge.
 
-#[path = "pages/browser.rs"]
 mod browser;
-mod common;
-#[path = "pages/support.rs"]
-mod support;
+use crate::common;
+pub mod support;
 
 use serde_json::{Value, json};
 use support::{Server, get};

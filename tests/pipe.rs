@@ -2,7 +2,7 @@
 //! line, invalid recipes are refused before any step runs (nothing written), saved recipes
 //! are CMP folders, and a cycle through them is refused naming the step.
 
-mod common;
+use crate::common;
 
 use common::Test;
 use serde_json::Value;

@@ -2,7 +2,7 @@
 //! with --yes (command line and MCP), a grant runs without asking, anything else asks, a
 //! broken file refuses everything, and `cmpx policy` edits survive being killed mid-write.
 
-mod common;
+use crate::common;
 
 use common::Test;
 use serde_json::{Value, json};

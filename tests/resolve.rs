@@ -1,7 +1,7 @@
 //! `cmpx resolve`, `cmpx do`, `cmpx run --intent`, `cmpx install` and `cmpx validate` on
 //! installed folders: ours, the bundled adapters, and third-party ones.
 
-mod common;
+use crate::common;
 
 use common::Test;
 use serde_json::Value;
@@ -643,8 +643,7 @@ fn validate_names_the_file_and_field_at_fault() {
 
 #[test]
 fn a_terminal_answer_gives_or_refuses_consent() {
-    if which_script().is_none() {
-        eprintln!("note: `script` is not installed; skipping the TTY consent test");
+    if !common::require("`script` (bsdutils)", which_script().is_some()) {
         return;
     }
     let t = exported();

@@ -1,7 +1,7 @@
 //! Every catalogue file validates against the normative CTP schema, and every result cmpx prints
 //! (success and error) validates against the CTP result schema.
 
-mod common;
+use crate::common;
 
 use common::{Test, assert_valid, schema};
 use serde_json::{Value, json};

@@ -1,7 +1,7 @@
 //! A `@path` input that streams (base64-encoder, hash-generator) prints exactly the bytes the
 //! in-memory path prints for the same text given on stdin, apart from the execution time.
 
-mod common;
+use crate::common;
 
 use common::Test;
 use std::path::Path;

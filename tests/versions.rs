@@ -1,7 +1,7 @@
 //! `cmpx validate --lock` and `--against`: tool versions checked against an older surface,
 //! through the real binary, for catalogue definitions and exported CMP folders alike.
 
-mod common;
+use crate::common;
 
 use common::Test;
 use serde_json::{Value, json};

@@ -129,6 +129,59 @@ impl Test {
     }
 }
 
+/// Whether the tests run in CI: `CI` set to anything but "", "0" or "false" (`.ci/run` runs
+/// with CI=true). The one reading of `CI` in the tests, so "in CI" means one thing everywhere.
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| {
+        let v = v.trim();
+        !(v.is_empty() || v == "0" || v.eq_ignore_ascii_case("false"))
+    })
+}
+
+/// A test that cannot run on this machine (`why`: the program or package that is missing).
+/// In CI, which installs everything (`.ci/run`), that fails the test; elsewhere it writes one
+/// `skipped: <test>: <why>` line to stderr, past the harness's output capture so that a skip
+/// is never silent, and the caller returns.
+#[track_caller]
+pub fn skip(why: impl std::fmt::Display) {
+    assert!(!in_ci(), "cannot run in CI: {why} (.ci/run installs it)");
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("a test");
+    let _ = writeln!(std::io::stderr(), "skipped: {test}: {why}");
+}
+
+/// `present`, or a [`skip`] for `what` when it is not: `if !require(…) { return; }`.
+#[track_caller]
+pub fn require(what: &str, present: bool) -> bool {
+    if !present {
+        skip(format!("{what} is missing"));
+    }
+    present
+}
+
+/// Whether `program` runs with `args` and exits 0 (a probe for what a test needs).
+pub fn runs(program: &str, args: &[&str]) -> bool {
+    Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// An exclusive lock named `name`, held until the file is dropped: for a fixture that tests
+/// share on disk (target/btcp-client), which threads of one test binary and processes of
+/// another runner (nextest runs each test in its own) must not build at the same time.
+pub fn lock_file(name: &str) -> std::fs::File {
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}.lock"));
+    let file =
+        std::fs::File::create(&path).unwrap_or_else(|e| panic!("create {}: {e}", path.display()));
+    file.lock()
+        .unwrap_or_else(|e| panic!("lock {}: {e}", path.display()));
+    file
+}
+
 /// The CTP schema folder: `$CTP_SCHEMA_DIR`, else `../shared/ctp-schemas` beside the clone.
 pub fn schema_dir() -> Option<PathBuf> {
     let dir = std::env::var_os("CTP_SCHEMA_DIR")
@@ -137,10 +190,11 @@ pub fn schema_dir() -> Option<PathBuf> {
     if dir.join("tool-definition.schema.json").is_file() {
         Some(dir)
     } else {
-        eprintln!(
-            "note: CTP schemas not found at {} (set CTP_SCHEMA_DIR); schema checks fall back to cmpx's own rules",
+        // CI has ../shared beside the clone: there the checks must not fall back.
+        skip(format!(
+            "the CTP schemas at {} (set CTP_SCHEMA_DIR); the schema checks fall back to cmpx's own rules",
             dir.display()
-        );
+        ));
         None
     }
 }

@@ -4,31 +4,12 @@
 //! go to `target/pages-artifacts/`.
 
 use super::support::{Server, StaticServer};
+use crate::common::{require, runs};
 use cmpx::ctp::ToolDefinition;
 use cmpx::web::{self, Kind, style::Style};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
-}
-
-/// Whether the test can run; without CI a missing piece skips it, with CI it fails.
-fn require(what: &str, present: bool) -> bool {
-    if !present {
-        assert!(!in_ci(), "{what} is missing (.ci/run installs it)");
-        eprintln!("skipping the browser test: {what} is missing (.ci/run installs it)");
-    }
-    present
-}
-
-fn runs(program: &str, args: &[&str]) -> bool {
-    Command::new(program)
-        .args(args)
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
 
 fn manifest_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
