@@ -11,11 +11,13 @@
 use super::routes::State;
 use crate::btcp::hub::{Binding, From, Refusal, Rejection};
 use crate::jsonrpc;
-use axum::body::{Body, Bytes};
+use axum::body::Bytes;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, Path, Query};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
+use futures_util::StreamExt;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -193,49 +195,31 @@ pub async fn events(
         id,
         connection,
     };
-    event_stream(
-        format!(": connected\n\nevent: message\ndata: {welcome}\n\n"),
-        rx,
-        leave,
-    )
+    event_stream(&welcome, rx, leave)
 }
 
-/// A `text/event-stream` response: `first`, then each frame from `rx` as an event, with a
-/// comment line as keep-alive when nothing comes for [`KEEP_ALIVE`]. `keep` lives as long as
-/// the stream (what it drops when the client goes: a leave or a sender of its own).
+/// A `text/event-stream` response: a `connected` comment and `welcome` as a message, then
+/// each frame from `rx` as an event, with a `ping` comment as keep-alive when nothing comes
+/// for [`KEEP_ALIVE`]. `keep` lives as long as the stream (what it drops when the client goes:
+/// a leave or a sender of its own).
 pub(super) fn event_stream<K: Send + 'static>(
-    first: String,
+    welcome: &Value,
     rx: tokio::sync::mpsc::UnboundedReceiver<crate::btcp::hub::Frame>,
     keep: K,
 ) -> Response {
-    let stream = futures_util::stream::unfold(
-        (Some(first), rx, keep),
-        |(first, mut rx, keep)| async move {
-            if let Some(f) = first {
-                return Some((
-                    Ok::<_, std::convert::Infallible>(Bytes::from(f)),
-                    (None, rx, keep),
-                ));
-            }
-            let text = match tokio::time::timeout(KEEP_ALIVE, rx.recv()).await {
-                Ok(Some((event, data))) => format!("event: {event}\ndata: {data}\n\n"),
-                Ok(None) => return None,
-                Err(_) => ": ping\n\n".to_string(),
-            };
-            Some((Ok(Bytes::from(text)), (None, rx, keep)))
-        },
-    );
-    (
-        StatusCode::OK,
-        [
-            (
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("text/event-stream"),
-            ),
-            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
-        ],
-        Body::from_stream(stream),
-    )
+    let first = [
+        Event::default().comment("connected"),
+        Event::default().event("message").data(welcome.to_string()),
+    ];
+    let frames = futures_util::stream::unfold((rx, keep), |(mut rx, keep)| async move {
+        let (event, data) = rx.recv().await?;
+        Some((Event::default().event(event).data(data), (rx, keep)))
+    });
+    let events = futures_util::stream::iter(first)
+        .chain(frames)
+        .map(Ok::<_, std::convert::Infallible>);
+    Sse::new(events)
+        .keep_alive(KeepAlive::new().interval(KEEP_ALIVE).text("ping"))
         .into_response()
 }
 

@@ -126,12 +126,8 @@ pub async fn events(
         name: name.clone(),
         key,
     };
-    let first = format!(
-        ": connected\n\nevent: message\ndata: {}\n\n",
-        welcome(joined.then_some(name.as_str()))
-    );
     // The stream keeps its own sender, so it lives as long as the agent listens.
-    event_stream(first, rx, (gone, tx))
+    event_stream(&welcome(joined.then_some(name.as_str())), rx, (gone, tx))
 }
 
 /// The session a message is about: the one `session/join` names, else the given one.

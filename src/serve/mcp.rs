@@ -12,8 +12,9 @@ use super::routes::State;
 use crate::jsonrpc::{self, Message};
 use crate::mcp::engine::{Engine, Sink};
 use crate::mcp::registry::Registry;
-use axum::body::{Body, Bytes};
+use axum::body::Bytes;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -633,32 +634,19 @@ async fn answer(state: &State, engine: Arc<Engine>, ex: Exchange) -> Response {
                 if last {
                     guard.answered = true;
                 }
-                let text = format!(
-                    "event: message\ndata: {}\n\n",
-                    crate::paths::redact_home(
-                        &serde_json::to_string(&restore(msg)).unwrap_or_default()
-                    )
-                );
+                let text = serde_json::to_string(&restore(msg)).unwrap_or_default();
+                let event = Event::default()
+                    .event("message")
+                    .data(crate::paths::redact_home(&text));
                 let slot = if last { None } else { slot };
                 Some((
-                    Ok::<_, std::convert::Infallible>(Bytes::from(text)),
+                    Ok::<_, std::convert::Infallible>(event),
                     (rx, guard, last, None, slot),
                 ))
             }
         },
     );
-    let mut response = (
-        StatusCode::OK,
-        [
-            (
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("text/event-stream"),
-            ),
-            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
-        ],
-        Body::from_stream(events),
-    )
-        .into_response();
+    let mut response = Sse::new(events).into_response();
     if let Some(s) = session.and_then(|s| HeaderValue::from_str(&s).ok()) {
         response.headers_mut().insert(SESSION_HEADER, s);
     }
@@ -686,30 +674,21 @@ pub async fn get(
     let events = futures_util::stream::unfold(changes, move |mut changes| {
         let note = note.clone();
         async move {
-            let text = match tokio::time::timeout(Duration::from_secs(25), changes.recv()).await {
-                Ok(Ok(()) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_))) => {
-                    format!("event: message\ndata: {note}\n\n")
-                }
-                Ok(Err(tokio::sync::broadcast::error::RecvError::Closed)) => return None,
-                Err(_) => ": ping\n\n".to_string(),
-            };
-            Some((
-                Ok::<_, std::convert::Infallible>(Bytes::from(text)),
-                changes,
-            ))
+            match changes.recv().await {
+                Ok(()) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => Some((
+                    Ok::<_, std::convert::Infallible>(Event::default().event("message").data(note)),
+                    changes,
+                )),
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => None,
+            }
         }
     });
-    (
-        StatusCode::OK,
-        [
-            (
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("text/event-stream"),
-            ),
-            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
-        ],
-        Body::from_stream(events),
-    )
+    Sse::new(events)
+        .keep_alive(
+            KeepAlive::new()
+                .interval(super::btcp::KEEP_ALIVE)
+                .text("ping"),
+        )
         .into_response()
 }
 
