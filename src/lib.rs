@@ -2,8 +2,11 @@
 //! executor those folders point at.
 
 pub mod adapters;
+#[cfg(test)]
+mod architecture;
 pub mod argv;
 pub mod btcp;
+pub mod capability;
 pub mod catalogue;
 pub mod cli;
 pub mod cmp;

@@ -4,14 +4,14 @@
 
 use super::capability::Intent;
 
-pub use crate::policy::capability::{
+pub use crate::capability::{
     FS_DELETE, FS_OVERWRITE, FS_READ, FS_WRITE, NETWORK_FETCH, PROCESS_SPAWN,
 };
 
 /// The names an intent may declare: cmpx's local vocabulary (BTCP's names are for browser
 /// tools), with each name's risk level.
-pub fn vocabulary() -> impl Iterator<Item = &'static crate::policy::capability::Known> {
-    crate::policy::capability::VOCABULARY
+pub fn vocabulary() -> impl Iterator<Item = &'static crate::capability::Known> {
+    crate::capability::VOCABULARY
         .iter()
         .filter(|k| k.local)
 }
@@ -41,7 +41,7 @@ pub fn declared(intent: &Intent) -> Option<Vec<String>> {
     match words.as_slice() {
         [bin, run, id, ..] if bin == super::mapping::BINARY && run == "run" => {
             crate::catalogue::get(id).map(|_| {
-                crate::policy::capability::of_catalogue_tool(id)
+                crate::capability::of_catalogue_tool(id)
                     .into_iter()
                     .map(str::to_string)
                     .collect()
@@ -76,7 +76,7 @@ pub fn of(intent: &Intent) -> Effects {
         intent.destructive || has(FS_OVERWRITE) || has(FS_DELETE) || has(PROCESS_SPAWN);
     let risky = needed
         .iter()
-        .any(|c| crate::policy::capability::risk(c) > crate::policy::capability::Risk::Low);
+        .any(|c| crate::capability::risk(c) > crate::capability::Risk::Low);
     let consent = asks_itself(intent) || risky;
     Effects {
         read_only: declared.is_some() && !changes && !asks_itself(intent),

@@ -36,7 +36,7 @@ pub fn capability(def: &ToolDefinition) -> Capability {
         .collect();
     // What the tool touches (randomness, the clock); left out when nothing, to keep the file
     // small: readers derive "nothing" from the `cmpx run <id>` command (cmp::effects).
-    let touches: Vec<String> = crate::policy::capability::of_catalogue_tool(&def.id)
+    let touches: Vec<String> = crate::capability::of_catalogue_tool(&def.id)
         .into_iter()
         .map(str::to_string)
         .collect();
@@ -53,7 +53,7 @@ pub fn capability(def: &ToolDefinition) -> Capability {
             .iter()
             .map(|p| (p.name.clone(), param_spec(p)))
             .collect(),
-        returns: Some(crate::discovery::json_schema::cli_output_schema(def)),
+        returns: Some(crate::cmp::schema::cli_output_schema(def)),
         confirm: false,
         destructive: false,
         // Built-in tools have no side effects: repeating a call changes nothing outside it.

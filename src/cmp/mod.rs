@@ -7,6 +7,7 @@ pub mod export;
 pub mod lock;
 pub mod manifest;
 pub mod mapping;
+pub mod schema;
 pub mod read;
 pub mod registry;
 pub mod shell_code;

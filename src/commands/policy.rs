@@ -4,7 +4,7 @@
 
 use crate::error::{Error, ExitCode};
 use crate::output::{self, Mode};
-use crate::policy::capability::{self, Risk};
+use crate::capability::{self, Risk};
 use crate::policy::file::{self, Policy, Rule};
 use serde_json::json;
 use std::path::Path;

@@ -3,8 +3,8 @@
 //! capabilities it declares, and their union.
 
 use super::{Options, json_schema};
+use crate::capability;
 use crate::ctp::ToolDefinition;
-use crate::policy::capability;
 use serde_json::{Value, json};
 
 /// BTCP's limits on a tool's description.

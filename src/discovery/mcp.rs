@@ -29,7 +29,7 @@ pub fn builtin_tool(def: &ToolDefinition) -> Value {
         // The tool's semver version: a major bump means a breaking change (SPEC.md "Versions").
         "_meta": { "version": def.version() },
     });
-    let touches = crate::policy::capability::of_catalogue_tool(&def.id);
+    let touches = crate::capability::of_catalogue_tool(&def.id);
     if !touches.is_empty() {
         tool["_meta"][META_CAPABILITIES] = json!(touches);
     }

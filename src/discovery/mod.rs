@@ -7,7 +7,8 @@ pub mod ai_tools;
 pub mod btcp;
 pub mod ctp_manifest;
 pub mod documents;
-pub mod json_schema;
+/// The JSON Schemas of a tool's input and output live with the CMP model, which uses them too.
+pub use crate::cmp::schema as json_schema;
 pub mod llms_txt;
 pub mod mcp;
 pub mod openapi;

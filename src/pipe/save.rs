@@ -90,7 +90,7 @@ pub fn documents(name: &str, recipe: &Recipe) -> (Value, Value) {
     let mut capabilities: Vec<&str> = recipe
         .steps
         .iter()
-        .flat_map(|s| crate::policy::capability::of_catalogue_tool(&s.tool))
+        .flat_map(|s| crate::capability::of_catalogue_tool(&s.tool))
         .collect();
     capabilities.sort_unstable();
     capabilities.dedup();

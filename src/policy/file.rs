@@ -100,7 +100,7 @@ fn absent(path: &Path) -> Result<Policy, String> {
 /// (a misspelt capability, a relative path) would otherwise be kept and silently do nothing.
 pub fn problems(rule: &Rule) -> Vec<String> {
     let mut out = Vec::new();
-    if let Some(why) = crate::policy::capability::rule_problem(&rule.capability) {
+    if let Some(why) = crate::capability::rule_problem(&rule.capability) {
         out.push(why);
     }
     if let Some(tool) = &rule.tool

@@ -2,7 +2,7 @@
 //! ([`capability`]), the policy file under CMP_HOME ([`file`]), and the one decision every
 //! front end (command line, MCP, HTTP, BTCP) asks before anything runs ([`decide`]).
 
-pub mod capability;
+pub use crate::capability;
 pub mod file;
 
 use capability::Risk;

@@ -255,7 +255,7 @@ fn a_folder_deny_holds_for_every_spelling_in_a_recipe_step() {
     }]);
     super::folder(home.t.home(), "zap", delete);
     let recipe = home.user.join("recipe.json");
-    let mut pipe = |home: &mut Home, path: &str| {
+    let pipe = |home: &mut Home, path: &str| {
         std::fs::write(
             &recipe,
             json!([{"tool": "zap", "params": {"paths": [path]}}]).to_string(),

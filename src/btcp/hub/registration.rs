@@ -111,7 +111,7 @@ pub(super) fn checked_tools(tools: Option<&Value>) -> Result<Vec<Value>, String>
         let mut caps: IndexSet<&str> = IndexSet::new();
         for c in declared {
             let c = c.as_str().unwrap_or("");
-            if c.len() > MAX_CAPABILITY_NAME || !crate::policy::capability::well_formed(c) {
+            if c.len() > MAX_CAPABILITY_NAME || !crate::capability::well_formed(c) {
                 return Err(format!(
                     "tools[{i}] ({name}) declares '{}', which is not a capability name (category:action, at most {MAX_CAPABILITY_NAME} bytes)",
                     crate::text::preview(c, 60)
