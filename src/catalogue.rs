@@ -313,7 +313,7 @@ mod tests {
 
     /// CONTRIBUTING.md's checklist, tool by tool: a tool missing any of the files it must
     /// appear in fails here, named with the missing piece and how to add it. (The flags are
-    /// checked against the code by the streaming test above and by policy::capability's tests.)
+    /// checked against the code by the streaming test above and by capability's tests.)
     #[test]
     fn every_tool_has_every_piece_of_the_checklist() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
