@@ -11,9 +11,7 @@ pub use crate::capability::{
 /// The names an intent may declare: cmpx's local vocabulary (BTCP's names are for browser
 /// tools), with each name's risk level.
 pub fn vocabulary() -> impl Iterator<Item = &'static crate::capability::Known> {
-    crate::capability::VOCABULARY
-        .iter()
-        .filter(|k| k.local)
+    crate::capability::VOCABULARY.iter().filter(|k| k.local)
 }
 
 /// Everything the front ends say and enforce about an intent's side effects.

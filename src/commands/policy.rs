@@ -2,9 +2,9 @@
 //! capability with its risk and default); `grant|deny|revoke CAPABILITY [--tool ID] [--path
 //! PREFIX]` changes it, whole and atomically, under the CMP_HOME writers' lock.
 
+use crate::capability::{self, Risk};
 use crate::error::{Error, ExitCode};
 use crate::output::{self, Mode};
-use crate::capability::{self, Risk};
 use crate::policy::file::{self, Policy, Rule};
 use serde_json::json;
 use std::path::Path;

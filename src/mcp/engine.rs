@@ -686,10 +686,7 @@ impl Call<'_> {
         args: &Map<String, Value>,
     ) -> Option<Value> {
         let asked = crate::btcp::Link::requested(&Value::Object(args.clone()));
-        if let Some(bad) = asked
-            .iter()
-            .find(|c| !crate::capability::well_formed(c))
-        {
+        if let Some(bad) = asked.iter().find(|c| !crate::capability::well_formed(c)) {
             return Some(call_result(&ToolResult::from(ToolError::invalid(format!(
                 "'{}' is not a capability name: give names like dom:write or storage:local:read (category:action or category:resource:action, lowercase)",
                 crate::text::preview(bad, 60)

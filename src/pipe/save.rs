@@ -114,4 +114,3 @@ pub fn documents(name: &str, recipe: &Recipe) -> (Value, Value) {
     }]});
     (manifest, capability)
 }
-
