@@ -142,9 +142,7 @@ fn python_sdk() -> bool {
 /// streaming), a second browser without tools, and the Python SDK as the agent (agent.py with
 /// `mode`, given the two session ids); agent.py's summary, `None` when skipped.
 fn meet(transport: &str, mode: &[&str]) -> Option<(Value, String, String)> {
-    let Some(dist) = reference_client::built() else {
-        return None;
-    };
+    let dist = reference_client::built()?;
     if !python_sdk() {
         return None;
     }
