@@ -363,30 +363,31 @@ fn resolution_accuracy_meets_the_targets() {
             println!("  test miss: {m}");
         }
     }
-    // Floors a little under what the resolver achieves, on both splits: a change that makes
-    // resolution act less often, or wrongly more often, fails here.
-    for split in ["train", "test"] {
+    // Floors one point under what the resolver achieves on each split (and ceilings one point
+    // over, for the rates that must stay low): a change that makes resolution act less often,
+    // or wrongly more often, fails here.
+    for (split, floor) in FLOORS {
         let t = totals[&(split, "all".to_string())];
         let neg = negatives[&(split, "all".to_string())];
         let (p1, p3) = (t.pct(t.top1), t.pct(t.top3));
         let (conf, wrong) = (t.pct(t.confident), t.pct(t.confident_wrong));
         let false_conf = neg.pct(neg.confident);
-        assert!(p1 >= FLOOR.top1, "{split}: top-1 {p1:.1}% < {}", FLOOR.top1);
-        assert!(p3 >= FLOOR.top3, "{split}: top-3 {p3:.1}% < {}", FLOOR.top3);
+        assert!(p1 >= floor.top1, "{split}: top-1 {p1:.1}% < {}", floor.top1);
+        assert!(p3 >= floor.top3, "{split}: top-3 {p3:.1}% < {}", floor.top3);
         assert!(
-            conf >= FLOOR.confident,
+            conf >= floor.confident,
             "{split}: confident on {conf:.1}% < {}",
-            FLOOR.confident
+            floor.confident
         );
         assert!(
-            wrong <= FLOOR.confident_wrong,
+            wrong <= floor.confident_wrong,
             "{split}: confident-wrong {wrong:.1}% > {}",
-            FLOOR.confident_wrong
+            floor.confident_wrong
         );
         assert!(
-            false_conf <= FLOOR.false_confidence,
+            false_conf <= floor.false_confidence,
             "{split}: confident on {false_conf:.1}% of negatives > {}",
-            FLOOR.false_confidence
+            floor.false_confidence
         );
     }
 }
@@ -399,15 +400,31 @@ struct Floors {
     false_confidence: f64,
 }
 
-// Achieved (release build, 2026-11-27 15:40, five files; train cross-validated): train 95.1 /
-// 98.0 / 65.3 / 0.7 / 1.4, test 93.8 / 97.9 / 64.2 / 1.2 / 0.0.
-const FLOOR: Floors = Floors {
-    top1: 90.5,
-    top3: 96.5,
-    confident: 60.0,
-    confident_wrong: 1.3,
-    false_confidence: 2.0,
-};
+// Achieved (debug build, 2026-11-29, five files; train cross-validated), top-1 / top-3 /
+// confident / confident-wrong / confident on negatives: train 95.6 / 98.3 / 66.6 / 0.6 / 1.4,
+// test 94.2 / 97.7 / 65.1 / 0.8 / 0.0.
+const FLOORS: [(&str, Floors); 2] = [
+    (
+        "train",
+        Floors {
+            top1: 94.6,
+            top3: 97.3,
+            confident: 65.6,
+            confident_wrong: 1.6,
+            false_confidence: 2.4,
+        },
+    ),
+    (
+        "test",
+        Floors {
+            top1: 93.2,
+            top3: 96.7,
+            confident: 64.1,
+            confident_wrong: 1.8,
+            false_confidence: 1.0,
+        },
+    ),
+];
 
 #[test]
 fn the_resolver_learns_from_exactly_the_train_split() {
