@@ -92,23 +92,10 @@ fn dir_of(path: &Path) -> &Path {
 /// An unnamed file in `dir` with permission bits `mode` (before the umask).
 #[cfg(target_os = "linux")]
 pub fn unnamed_in(dir: &Path, mode: u32) -> io::Result<File> {
-    use std::os::unix::ffi::OsStrExt;
-    use std::os::unix::io::FromRawFd;
-    let dir = std::ffi::CString::new(dir.as_os_str().as_bytes())
-        .map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
-    // SAFETY: open with a valid C string; the descriptor it returns is ours alone.
-    let fd = unsafe {
-        libc::open(
-            dir.as_ptr(),
-            libc::O_TMPFILE | libc::O_WRONLY | libc::O_CLOEXEC,
-            mode as libc::c_uint,
-        )
-    };
-    if fd < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: `fd` is a freshly opened descriptor nothing else owns.
-    Ok(unsafe { File::from_raw_fd(fd) })
+    use rustix::fs::{Mode, OFlags};
+    let flags = OFlags::TMPFILE | OFlags::WRONLY | OFlags::CLOEXEC;
+    let fd = rustix::fs::open(dir, flags, Mode::from_raw_mode(mode))?;
+    Ok(File::from(fd))
 }
 
 #[cfg(not(target_os = "linux"))]
@@ -119,28 +106,13 @@ pub fn unnamed_in(_dir: &Path, _mode: u32) -> io::Result<File> {
 /// Gives the unnamed `file` the name `path`; fails with AlreadyExists when the name is taken.
 #[cfg(target_os = "linux")]
 pub fn link_new(file: &File, path: &Path) -> io::Result<()> {
-    use std::os::unix::ffi::OsStrExt;
-    use std::os::unix::io::AsRawFd;
-    let from = std::ffi::CString::new(format!("/proc/self/fd/{}", file.as_raw_fd()))
-        .map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
-    let to = std::ffi::CString::new(path.as_os_str().as_bytes())
-        .map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
-    // SAFETY: linkat with valid C strings; AT_SYMLINK_FOLLOW resolves the /proc link to the
-    // unnamed file itself, which needs no privilege (unlike AT_EMPTY_PATH).
-    let done = unsafe {
-        libc::linkat(
-            libc::AT_FDCWD,
-            from.as_ptr(),
-            libc::AT_FDCWD,
-            to.as_ptr(),
-            libc::AT_SYMLINK_FOLLOW,
-        )
-    };
-    if done == 0 {
-        Ok(())
-    } else {
-        Err(io::Error::last_os_error())
-    }
+    use rustix::fs::{AtFlags, CWD};
+    use std::os::fd::AsRawFd;
+    let from = format!("/proc/self/fd/{}", file.as_raw_fd());
+    // AT_SYMLINK_FOLLOW resolves the /proc link to the unnamed file itself, which needs no
+    // privilege (unlike AT_EMPTY_PATH).
+    rustix::fs::linkat(CWD, from.as_str(), CWD, path, AtFlags::SYMLINK_FOLLOW)?;
+    Ok(())
 }
 
 #[cfg(not(target_os = "linux"))]
@@ -152,11 +124,13 @@ pub fn link_new(_file: &File, _path: &Path) -> io::Result<()> {
 /// opposed to a real error such as a missing or unwritable directory). /proc missing counts
 /// too: the link step needs it.
 fn no_unnamed_files(e: &io::Error) -> bool {
+    use rustix::io::Errno;
     matches!(e.kind(), io::ErrorKind::Unsupported)
-        || matches!(
-            e.raw_os_error(),
-            Some(libc::EOPNOTSUPP | libc::EISDIR | libc::EINVAL | libc::ENOSYS)
-        )
+        || e.raw_os_error()
+            .map(Errno::from_raw_os_error)
+            .is_some_and(|n| {
+                [Errno::OPNOTSUPP, Errno::ISDIR, Errno::INVAL, Errno::NOSYS].contains(&n)
+            })
         || !Path::new("/proc/self/fd").exists()
 }
 

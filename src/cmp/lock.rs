@@ -53,11 +53,9 @@ fn unlocked(root: &Path, e: &std::io::Error) -> WriteLock {
 
 #[cfg(unix)]
 fn open_dir(root: &Path) -> std::io::Result<std::fs::File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_DIRECTORY)
-        .open(root)
+    use rustix::fs::{Mode, OFlags};
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    Ok(rustix::fs::open(root, flags, Mode::empty())?.into())
 }
 
 #[cfg(not(unix))]

@@ -140,12 +140,14 @@ fn open(path: &Path, links: Links) -> Result<File, ReadError> {
     opts.read(true);
     #[cfg(unix)]
     {
+        use rustix::fs::OFlags;
         use std::os::unix::fs::OpenOptionsExt;
-        let mut flags = libc::O_NONBLOCK | libc::O_NOCTTY;
+        let mut flags = OFlags::NONBLOCK | OFlags::NOCTTY;
         if links == Links::Refuse {
-            flags |= libc::O_NOFOLLOW;
+            flags |= OFlags::NOFOLLOW;
         }
-        opts.custom_flags(flags);
+        // The flag bits are small positive values: the cast keeps them.
+        opts.custom_flags(flags.bits() as i32);
     }
     opts.open(path).map_err(|e| io_error(e, path, links))
 }
@@ -171,9 +173,12 @@ mod tests {
     fn refuses_what_is_not_a_regular_file() {
         let dir = tempfile::tempdir().unwrap();
         let fifo = dir.path().join("fifo");
-        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-        // SAFETY: a valid NUL-terminated path.
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        rustix::fs::mkfifoat(
+            rustix::fs::CWD,
+            &fifo,
+            rustix::fs::Mode::from_raw_mode(0o644),
+        )
+        .unwrap();
         let e = read(&fifo, 10, Links::Follow).unwrap_err();
         assert_eq!(
             e.describe(&fifo),

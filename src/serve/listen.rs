@@ -151,26 +151,22 @@ fn total_cap() -> usize {
 
 /// Raises the soft descriptor limit to the hard one; the soft limit in force afterwards.
 fn raise_fd_limit() -> u64 {
-    let mut limit = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit writes into the struct we own.
-    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } != 0 {
-        return 1024;
-    }
-    if limit.rlim_cur < limit.rlim_max {
-        let raised = libc::rlimit {
-            rlim_cur: limit.rlim_max,
-            rlim_max: limit.rlim_max,
+    use rustix::process::{Resource, Rlimit};
+    let limit = rustix::process::getrlimit(Resource::Nofile);
+    // None is RLIM_INFINITY.
+    let soft = limit.current.unwrap_or(u64::MAX);
+    let hard = limit.maximum.unwrap_or(u64::MAX);
+    if soft < hard {
+        let raised = Rlimit {
+            current: limit.maximum,
+            maximum: limit.maximum,
         };
-        // SAFETY: setrlimit reads the struct; raising the soft limit up to the hard one needs
-        // no privilege.
-        if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &raised) } == 0 {
-            return raised.rlim_cur;
+        // Raising the soft limit up to the hard one needs no privilege.
+        if rustix::process::setrlimit(Resource::Nofile, raised).is_ok() {
+            return hard;
         }
     }
-    limit.rlim_cur
+    soft
 }
 
 /// Serves `app` on `listener` until `shutdown` resolves; then drains as the module says.
