@@ -394,7 +394,7 @@ mod tests {
                 test_only.push(dir.join(format!("{}.rs", &c[1])));
             }
         }
-        let entry = regex::Regex::new(r#"\(\s*"([a-z0-9-]+)",\s*[a-z_0-9]+\s*\)"#).unwrap();
+        let entry = regex::Regex::new(r#"Tool::new\(\s*"([a-z0-9-]+)","#).unwrap();
         let tests_at = regex::Regex::new(r"#\[cfg\(test\)\]\s*mod tests\b").unwrap();
         files
             .into_iter()

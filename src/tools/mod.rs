@@ -1,10 +1,12 @@
 //! Built-in tool implementations, looked up by tool id. Each domain folder holds the tool
 //! families of one subject; `kit` holds what they share and imports none of them.
 //!
-//! Each family module exports `TOOLS`: the ids it implements and their functions. A function
-//! receives parameters already normalised, validated and defaulted by the executor.
+//! Each family module exports `TOOLS`: a descriptor ([`Tool`]) per tool, with its id, its
+//! function and, if it streams, its plan. A function receives parameters already normalised,
+//! validated and defaulted by the executor.
 
 pub mod kit;
+pub mod streaming;
 
 mod config;
 mod crypto;
@@ -29,13 +31,10 @@ pub use kit::args::{self, Args};
 pub(crate) use kit::b64;
 #[cfg(test)]
 pub use kit::testing;
-pub use kit::{budget, chunks, data, depth, streaming};
+pub use kit::tool::{Stream, Tool, ToolFn};
+pub use kit::{budget, chunks, data, depth};
 
-use crate::ctp::ToolOutcome;
-
-pub type ToolFn = fn(&Args) -> ToolOutcome;
-
-const FAMILIES: &[&[(&str, ToolFn)]] = &[
+const FAMILIES: &[&[Tool]] = &[
     text::art::TOOLS,
     numbers::bits::TOOLS,
     text::case::TOOLS,
@@ -112,21 +111,24 @@ const FAMILIES: &[&[(&str, ToolFn)]] = &[
     markup::css::TOOLS,
 ];
 
+/// Every built-in tool's descriptor, in family order.
+pub fn descriptors() -> impl Iterator<Item = &'static Tool> {
+    FAMILIES.iter().flat_map(|family| family.iter())
+}
+
+/// The descriptor of built-in tool `id`, if cmpx has one.
+pub fn descriptor(id: &str) -> Option<&'static Tool> {
+    descriptors().find(|tool| tool.id == id)
+}
+
 /// The implementation of a built-in tool, if cmpx has one.
 pub fn implementation(id: &str) -> Option<ToolFn> {
-    FAMILIES
-        .iter()
-        .flat_map(|family| family.iter())
-        .find(|(tool, _)| *tool == id)
-        .map(|(_, f)| *f)
+    descriptor(id).map(|tool| tool.run)
 }
 
 /// Every implemented tool id, in family order.
 pub fn implemented_ids() -> impl Iterator<Item = &'static str> {
-    FAMILIES
-        .iter()
-        .flat_map(|family| family.iter())
-        .map(|(id, _)| *id)
+    descriptors().map(|tool| tool.id)
 }
 
 /// Whether two JSON values have the same shape: same keys, same types, same array lengths and

@@ -7,12 +7,12 @@
 //! each table's keys are put back in the order they first appear in the source.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::config::yaml;
 use crate::tools::json;
 use crate::tools::kit::args::Args;
 use crate::tools::kit::budget;
 use crate::tools::kit::depth;
+use crate::tools::kit::tool::Tool;
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 use serde_json::{Value as Json, json};
@@ -20,11 +20,11 @@ use serde_norway::Value as Yaml;
 use toml::de::{DeTable, DeValue};
 use toml::value::Datetime;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("json-to-toml", json_to_toml),
-    ("toml-to-json", toml_to_json),
-    ("yaml-to-toml", yaml_to_toml),
-    ("toml-to-yaml", toml_to_yaml),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("json-to-toml", json_to_toml),
+    Tool::new("toml-to-json", toml_to_json),
+    Tool::new("yaml-to-toml", yaml_to_toml),
+    Tool::new("toml-to-yaml", toml_to_yaml),
 ];
 
 enum Tree {

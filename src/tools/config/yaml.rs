@@ -7,12 +7,12 @@
 //! number exactly as written in the JSON.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::json::{self, Node};
 use crate::tools::kit::args::Args;
 use crate::tools::kit::budget::{self, Capped};
 use crate::tools::kit::data::with_output;
 use crate::tools::kit::depth;
+use crate::tools::kit::tool::Tool;
 use regex::Regex;
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Deserialize, Serialize, Serializer};
@@ -22,10 +22,10 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("json-to-yaml", json_to_yaml),
-    ("yaml-to-json", yaml_to_json),
-    ("yaml-formatter", yaml_formatter),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("json-to-yaml", json_to_yaml),
+    Tool::new("yaml-to-json", yaml_to_json),
+    Tool::new("yaml-formatter", yaml_formatter),
 ];
 
 /// Plain scalars that a YAML 1.1 reader resolves to something other than a string

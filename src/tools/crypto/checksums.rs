@@ -3,14 +3,14 @@
 //! MurmurHash3 (`murmur3`), the RFC 1071 Internet checksum and XOR-8.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::crypto::classic_ciphers::decode_hex;
 use crate::tools::kit::args::{Args, decode_base64_param};
+use crate::tools::kit::tool::Tool;
 use crc::{Algorithm, Crc};
 use serde_json::{Value, json};
 use std::io::Cursor;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("checksum-calculator", checksum_calculator)];
+pub const TOOLS: &[Tool] = &[Tool::new("checksum-calculator", checksum_calculator)];
 
 /// How a checksum is computed, by width (CRCs) or by family.
 enum Kind {

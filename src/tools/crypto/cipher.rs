@@ -2,8 +2,8 @@
 //! from a passphrase by PBKDF2-HMAC-SHA256 or given raw).
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use aes_gcm::aead::{Aead, KeyInit, Nonce, Payload};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
@@ -12,7 +12,7 @@ use cbc::cipher::{BlockModeDecrypt, BlockModeEncrypt, KeyIvInit, StreamCipher};
 use rand::RngExt;
 use serde_json::{Value, json};
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("text-encryptor", text_encryptor)];
+pub const TOOLS: &[Tool] = &[Tool::new("text-encryptor", text_encryptor)];
 
 const SALT_LEN: usize = 16;
 const TAG_LEN: usize = 16;

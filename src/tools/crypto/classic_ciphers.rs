@@ -3,16 +3,16 @@
 //! is secure; they are for puzzles, CTFs and legacy data.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::{Args, decode_base64_param};
+use crate::tools::kit::tool::Tool;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Value, json};
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("caesar-cipher", caesar_cipher),
-    ("xor-cipher", xor_cipher),
-    ("vigenere-cipher", vigenere_cipher),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("caesar-cipher", caesar_cipher),
+    Tool::new("xor-cipher", xor_cipher),
+    Tool::new("vigenere-cipher", vigenere_cipher),
 ];
 
 /// Shifts an ASCII letter by `shift` places (0..26), keeping its case; other characters pass.

@@ -3,13 +3,13 @@
 //! encryption, and decryption with an optional time-to-live.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::{Args, decode_base64_param};
+use crate::tools::kit::tool::Tool;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::json;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("fernet-encryptor", fernet_encryptor)];
+pub const TOOLS: &[Tool] = &[Tool::new("fernet-encryptor", fernet_encryptor)];
 
 /// Seconds a token's timestamp may lie in the future (the spec's and the crate's allowance).
 const MAX_CLOCK_SKEW: u64 = 60;

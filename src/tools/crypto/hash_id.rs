@@ -3,13 +3,13 @@
 //! by length — with the hashcat mode and John the Ripper format for cracking or auditing.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use regex::Regex;
 use serde_json::{Value, json};
 use std::sync::OnceLock;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("hash-identifier", hash_identifier)];
+pub const TOOLS: &[Tool] = &[Tool::new("hash-identifier", hash_identifier)];
 
 /// One possible algorithm: display name, hashcat mode, John the Ripper format.
 type Algo = (&'static str, Option<u32>, Option<&'static str>);

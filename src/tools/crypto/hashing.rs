@@ -1,11 +1,11 @@
 //! Message digests and MACs: hash-generator (MD5 … BLAKE3) and hmac-generator (RFC 2104).
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::{Args, decode_base64_param};
 use crate::tools::kit::chunks::{Chunks, Stop};
 use crate::tools::kit::data::with_output;
-use crate::tools::kit::streaming::{Output, Plan, run_in_memory, stop_error};
+use crate::tools::kit::plan::{Output, Plan, run_in_memory, stop_error};
+use crate::tools::kit::tool::{Stream, Tool};
 use base64::Engine;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use digest::Digest;
@@ -13,9 +13,12 @@ use hmac::{Hmac, KeyInit, Mac, SimpleHmac};
 use serde_json::{Map, Value, json};
 use std::borrow::Cow;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("hash-generator", hash_generator),
-    ("hmac-generator", hmac_generator),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("hash-generator", hash_generator).streams(Stream {
+        param: "input",
+        plan: plan_hash,
+    }),
+    Tool::new("hmac-generator", hmac_generator),
 ];
 
 /// A digest fed in pieces: RustCrypto's `Digest` types and BLAKE3 behind one interface.

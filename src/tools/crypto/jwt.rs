@@ -1,8 +1,8 @@
 //! JSON Web Tokens (RFC 7519, compact JWS RFC 7515): jwt-decoder and jwt-encoder.
 
 use crate::ctp::{ErrorCode, ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::{Args, decode_base64_param};
+use crate::tools::kit::tool::Tool;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
@@ -11,7 +11,10 @@ use jsonwebtoken::{Algorithm, AlgorithmFamily, DecodingKey, EncodingKey};
 use serde_json::{Map, Value, json};
 use std::str::FromStr;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("jwt-decoder", jwt_decoder), ("jwt-encoder", jwt_encoder)];
+pub const TOOLS: &[Tool] = &[
+    Tool::new("jwt-decoder", jwt_decoder),
+    Tool::new("jwt-encoder", jwt_encoder),
+];
 
 /// base64url as RFC 7515 §2 defines it (no padding), tolerating padding some issuers add.
 const BASE64URL: GeneralPurpose = GeneralPurpose::new(

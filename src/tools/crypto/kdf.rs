@@ -4,9 +4,9 @@
 //! Costs are capped so one request cannot take minutes or gigabytes.
 
 use crate::ctp::{ErrorCode, ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::crypto::classic_ciphers::decode_hex;
 use crate::tools::kit::args::{Args, decode_base64_param};
+use crate::tools::kit::tool::Tool;
 use argon2::password_hash::phc::{Ident, Output, ParamsString, PasswordHash, Salt};
 use argon2::{Algorithm, Argon2, AssociatedData, ParamsBuilder, Version};
 use base64::Engine;
@@ -14,7 +14,10 @@ use base64::engine::general_purpose::STANDARD;
 use rand::RngExt;
 use serde_json::{Value, json};
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("password-hash-generator", password_hash_generator)];
+pub const TOOLS: &[Tool] = &[Tool::new(
+    "password-hash-generator",
+    password_hash_generator,
+)];
 
 /// Argon2 memory × passes and scrypt memory × p, in KiB: 4 GiB of memory traffic, a few
 /// seconds in a release build.

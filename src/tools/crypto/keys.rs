@@ -2,8 +2,8 @@
 //! (BIP-39 mnemonics, entropy and seeds).
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use base64::Engine;
 use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD};
 use bip39::Mnemonic;
@@ -17,9 +17,9 @@ use rsa::traits::PublicKeyParts;
 use rsa::{RsaPrivateKey, RsaPublicKey};
 use serde_json::{Value, json};
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("rsa-key-pair-generator", rsa_key_pair_generator),
-    ("bip39-generator", bip39_generator),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("rsa-key-pair-generator", rsa_key_pair_generator),
+    Tool::new("bip39-generator", bip39_generator),
 ];
 
 fn rsa_key_pair_generator(args: &Args) -> ToolOutcome {

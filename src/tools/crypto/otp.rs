@@ -1,15 +1,15 @@
 //! One-time passwords: otp-generator (HOTP, RFC 4226; TOTP, RFC 6238; otpauth:// Key URI format).
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use chrono::{DateTime, SecondsFormat, Utc};
 use hmac::{Hmac, KeyInit, Mac};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
 use serde_json::{Map, Value, json};
 use totp_rs::Secret;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("otp-generator", otp_generator)];
+pub const TOOLS: &[Tool] = &[Tool::new("otp-generator", otp_generator)];
 
 /// Characters left as they are in an otpauth:// label or query value (RFC 3986 unreserved).
 const UNRESERVED: &AsciiSet = &NON_ALPHANUMERIC

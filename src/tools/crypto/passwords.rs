@@ -2,8 +2,8 @@
 //! basic-auth-generator (RFC 7617) and string-obfuscator (masking secrets for display).
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::{Args, decode_base64_param};
+use crate::tools::kit::tool::Tool;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use bcrypt::{BASE_64 as BCRYPT_BASE64, HashParts, Version};
@@ -12,11 +12,11 @@ use unicode_segmentation::UnicodeSegmentation;
 use zxcvbn::matching::patterns::MatchPattern;
 use zxcvbn::time_estimates::CrackTimeSeconds;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("bcrypt-hasher", bcrypt_hasher),
-    ("password-strength-analyzer", password_strength_analyzer),
-    ("basic-auth-generator", basic_auth_generator),
-    ("string-obfuscator", string_obfuscator),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("bcrypt-hasher", bcrypt_hasher),
+    Tool::new("password-strength-analyzer", password_strength_analyzer),
+    Tool::new("basic-auth-generator", basic_auth_generator),
+    Tool::new("string-obfuscator", string_obfuscator),
 ];
 
 /// bcrypt reads at most 72 bytes of the password; the rest is silently ignored.

@@ -1,13 +1,13 @@
 //! Secret generators: random passwords from the OS-seeded CSPRNG.
 
 use crate::ctp::{ErrorCode, ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use rand::RngExt;
 use rand::seq::{IndexedRandom, SliceRandom};
 use serde_json::json;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("password-generator", password_generator)];
+pub const TOOLS: &[Tool] = &[Tool::new("password-generator", password_generator)];
 
 const UPPER: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const LOWER: &str = "abcdefghijklmnopqrstuvwxyz";

@@ -1,8 +1,8 @@
 //! X.509 inspection: certificate-decoder (certificates, RFC 5280, and PKCS#10 requests, RFC 2986).
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::{Args, decode_base64_param};
+use crate::tools::kit::tool::Tool;
 use chrono::{DateTime, SecondsFormat, Utc};
 use digest::Digest;
 use num_bigint::BigUint;
@@ -20,7 +20,7 @@ use x509_parser::public_key::PublicKey;
 use x509_parser::time::ASN1Time;
 use x509_parser::x509::SubjectPublicKeyInfo;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("certificate-decoder", certificate_decoder)];
+pub const TOOLS: &[Tool] = &[Tool::new("certificate-decoder", certificate_decoder)];
 
 /// PEM labels that carry a certificate (RFC 7468 §5, plus OpenSSL's trusted variant).
 const CERT_LABELS: &[&str] = &["CERTIFICATE", "X509 CERTIFICATE", "TRUSTED CERTIFICATE"];

@@ -2,8 +2,8 @@
 //! in their many notations, the ICAO/NATO spelling alphabet, and numeronyms (i18n).
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use regex::{Captures, Regex};
@@ -11,11 +11,11 @@ use serde_json::{Value, json};
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("text-to-binary", text_to_binary),
-    ("char-code-converter", char_code_converter),
-    ("nato-alphabet-converter", nato_alphabet_converter),
-    ("numeronym-generator", numeronym_generator),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("text-to-binary", text_to_binary),
+    Tool::new("char-code-converter", char_code_converter),
+    Tool::new("nato-alphabet-converter", nato_alphabet_converter),
+    Tool::new("numeronym-generator", numeronym_generator),
 ];
 
 fn joiner(args: &Args) -> Result<&'static str, ToolError> {

@@ -1,11 +1,11 @@
 //! Text encoders: Base64 (RFC 4648), URL percent-encoding, HTML entities.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::{Args, decode_base64_param};
 use crate::tools::kit::b64;
 use crate::tools::kit::chunks::{Chunks, Stop};
-use crate::tools::kit::streaming::{Emit, Output, Plan, run_in_memory, stop_error};
+use crate::tools::kit::plan::{Emit, Output, Plan, run_in_memory, stop_error};
+use crate::tools::kit::tool::{Stream, Tool};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode, utf8_percent_encode};
@@ -15,10 +15,13 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::sync::OnceLock;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("base64-encoder", base64_encoder),
-    ("url-encoder", url_encoder),
-    ("html-entity-encoder", html_entity_encoder),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("base64-encoder", base64_encoder).streams(Stream {
+        param: "input",
+        plan: plan_base64,
+    }),
+    Tool::new("url-encoder", url_encoder),
+    Tool::new("html-entity-encoder", html_entity_encoder),
 ];
 
 fn base64_encoder(args: &Args) -> ToolOutcome {

@@ -2,12 +2,12 @@
 //! C/Java, Python, regex, POSIX shell, CSV, SQL, XML).
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use serde_json::json;
 use std::fmt::Write as _;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("string-escaper", string_escaper)];
+pub const TOOLS: &[Tool] = &[Tool::new("string-escaper", string_escaper)];
 
 fn string_escaper(args: &Args) -> ToolOutcome {
     let input = args.str("input")?;

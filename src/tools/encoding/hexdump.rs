@@ -2,14 +2,14 @@
 //! (or any offset-plus-hex listing) back into bytes.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::encoding::encoders::{bytes_output, input_bytes};
 use crate::tools::kit::args::Args;
 use crate::tools::kit::line_breaks;
+use crate::tools::kit::tool::Tool;
 use serde_json::json;
 use std::fmt::Write as _;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("hexdump-viewer", hexdump_viewer)];
+pub const TOOLS: &[Tool] = &[Tool::new("hexdump-viewer", hexdump_viewer)];
 
 fn hexdump_viewer(args: &Args) -> ToolOutcome {
     let input = args.str("input")?;

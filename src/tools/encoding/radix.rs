@@ -2,17 +2,17 @@
 //! (with Base58Check) and Base85 (Ascii85/Adobe, Z85).
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::encoding::encoders::{bytes_output, input_bytes, parse_hex};
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use data_encoding::{DecodeError, DecodeKind, Encoding, Specification};
 use serde_json::{Value, json};
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("hex-encoder", hex_encoder),
-    ("base32-encoder", base32_encoder),
-    ("base58-encoder", base58_encoder),
-    ("base85-encoder", base85_encoder),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("hex-encoder", hex_encoder),
+    Tool::new("base32-encoder", base32_encoder),
+    Tool::new("base58-encoder", base58_encoder),
+    Tool::new("base85-encoder", base85_encoder),
 ];
 
 /// The shared result of a decode: the bytes spelt per `outputFormat`, and their count.

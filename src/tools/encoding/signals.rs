@@ -2,17 +2,17 @@
 //! indicators of compromise (URLs, domains, IPs, emails) as threat-intel tools write them.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
 use crate::tools::kit::line_breaks;
+use crate::tools::kit::tool::Tool;
 use linkify::{LinkFinder, LinkKind};
 use regex::Regex;
 use serde_json::json;
 use std::sync::OnceLock;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("morse-code-converter", morse_code_converter),
-    ("url-defanger", url_defanger),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("morse-code-converter", morse_code_converter),
+    Tool::new("url-defanger", url_defanger),
 ];
 
 // ---------------------------------------------------------------- morse

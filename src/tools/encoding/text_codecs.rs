@@ -2,10 +2,10 @@
 //! (RFC 3492, UTS #46) and legacy charsets (WHATWG Encoding Standard via encoding_rs).
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::encoding::encoders::{bytes_output, input_bytes, parse_hex};
 use crate::tools::kit::args::Args;
 use crate::tools::kit::line_breaks;
+use crate::tools::kit::tool::Tool;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use encoding_rs::{DecoderResult, EncoderResult, Encoding};
@@ -15,11 +15,11 @@ use serde_json::json;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("quoted-printable-encoder", quoted_printable_encoder),
-    ("unicode-escape", unicode_escape),
-    ("punycode-converter", punycode_converter),
-    ("charset-converter", charset_converter),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("quoted-printable-encoder", quoted_printable_encoder),
+    Tool::new("unicode-escape", unicode_escape),
+    Tool::new("punycode-converter", punycode_converter),
+    Tool::new("charset-converter", charset_converter),
 ];
 
 /// 1-based line and column (in characters) of byte offset `at` in `text`.

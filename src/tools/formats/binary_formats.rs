@@ -5,11 +5,11 @@
 //! cannot say directly (byte strings, non-string map keys, CBOR tags, MessagePack extension
 //! types); its JSON rendering shows those in a documented way and lists what it did in `notes`.
 
-use crate::tools::ToolFn;
 use crate::tools::json;
 use crate::tools::kit::args::{Args, decode_base64_param};
 use crate::tools::kit::budget::{self, MAX_VALUES};
 use crate::tools::kit::depth::{self, JSON_DEPTH};
+use crate::tools::kit::tool::Tool;
 
 mod census;
 use crate::ctp::{ToolError, ToolOutcome};
@@ -21,10 +21,10 @@ use std::cell::Cell;
 use std::fmt::{self, Write as _};
 use std::io::Cursor;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("messagepack-converter", messagepack_converter),
-    ("cbor-converter", cbor_converter),
-    ("plist-converter", plist_converter),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("messagepack-converter", messagepack_converter),
+    Tool::new("cbor-converter", cbor_converter),
+    Tool::new("plist-converter", plist_converter),
 ];
 
 // ---- binary text (hex or Base64) ------------------------------------------------------------

@@ -5,8 +5,8 @@
 //! and decompression stops at a size cap so a small bomb cannot exhaust memory.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::{Args, decode_base64_param};
+use crate::tools::kit::tool::Tool;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use flate2::Compression;
@@ -17,11 +17,11 @@ use serde_json::{Map, Value, json};
 use std::borrow::Cow;
 use std::io::{Read, Write};
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("gzip-compressor", gzip_compressor),
-    ("bzip2-compressor", bzip2_compressor),
-    ("lz4-compressor", lz4_compressor),
-    ("lzma-compressor", lzma_compressor),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("gzip-compressor", gzip_compressor),
+    Tool::new("bzip2-compressor", bzip2_compressor),
+    Tool::new("lz4-compressor", lz4_compressor),
+    Tool::new("lzma-compressor", lzma_compressor),
 ];
 
 /// Largest decompressed size accepted, so a small "zip bomb" cannot exhaust memory.

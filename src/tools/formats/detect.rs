@@ -5,8 +5,8 @@ mod documents;
 mod tokens;
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use documents::{
     probe_csv, probe_json, probe_markdown, probe_sql, probe_toml, probe_xml_html, probe_yaml,
 };
@@ -16,7 +16,7 @@ use tokens::{
     probe_timestamp, probe_ulid, probe_url, probe_uuid,
 };
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("format-detector", format_detector)];
+pub const TOOLS: &[Tool] = &[Tool::new("format-detector", format_detector)];
 
 /// Each format: its id, display name and the catalogue tools that work on it, best first.
 /// Tools not (yet) in the catalogue are skipped when suggesting.

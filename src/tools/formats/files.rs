@@ -2,16 +2,16 @@
 //! detection, both sniffing content with the `infer` crate.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::{Args, decode_base64_param};
+use crate::tools::kit::tool::Tool;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use infer::MatcherType;
 use serde_json::{Value, json};
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("base64-file-encoder", base64_file_encoder),
-    ("file-type-detector", file_type_detector),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("base64-file-encoder", base64_file_encoder),
+    Tool::new("file-type-detector", file_type_detector),
 ];
 
 /// What the bytes of a file say about its type.

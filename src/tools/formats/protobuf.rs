@@ -2,16 +2,16 @@
 //! varint encoding/decoding, over prost's varint and wire-type primitives.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::formats::binary_formats::read_binary;
 use crate::tools::kit::args::Args;
 use crate::tools::kit::budget::MAX_RESULTS;
+use crate::tools::kit::tool::Tool;
 use prost::encoding::{WireType, decode_varint, encode_varint};
 use serde_json::{Value, json};
 use std::cell::Cell;
 use std::fmt::Write as _;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("protobuf-decoder", protobuf_decoder)];
+pub const TOOLS: &[Tool] = &[Tool::new("protobuf-decoder", protobuf_decoder)];
 
 /// Nested messages deeper than this are shown as bytes rather than decoded further (each
 /// level is a guess that costs a pass over its bytes); groups deeper than this are refused.

@@ -4,16 +4,19 @@
 //! cells exactly as written, and CSV rows are written as JSON through the same emitter.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::json::{self, Emitter, Node};
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use csv::{QuoteStyle, Terminator, Trim};
 use regex::Regex;
 use serde_json::json;
 use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("json-to-csv", json_to_csv), ("csv-to-json", csv_to_json)];
+pub const TOOLS: &[Tool] = &[
+    Tool::new("json-to-csv", json_to_csv),
+    Tool::new("csv-to-json", csv_to_json),
+];
 
 fn delimiter_byte(name: &str) -> u8 {
     match name {

@@ -1,14 +1,14 @@
 //! QR code generation (ISO/IEC 18004) rendered as SVG or terminal text.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use qrcode::render::{svg, unicode};
 use qrcode::types::QrError;
 use qrcode::{EcLevel, QrCode, Version};
 use serde_json::json;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("qr-code-generator", qr_code)];
+pub const TOOLS: &[Tool] = &[Tool::new("qr-code-generator", qr_code)];
 
 fn qr_code(args: &Args) -> ToolOutcome {
     let text = args.str("text")?;

@@ -1,15 +1,15 @@
 //! SVG placeholder images: a filled rectangle with centred text, as SVG source and data URIs.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 use quick_xml::escape::escape;
 use serde_json::json;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("svg-placeholder-generator", svg_placeholder)];
+pub const TOOLS: &[Tool] = &[Tool::new("svg-placeholder-generator", svg_placeholder)];
 
 /// What must be escaped for an SVG inside a `data:` URI in a CSS `url("…")` or an HTML
 /// attribute: controls, space, quotes, and the characters with a meaning in URIs or CSS.

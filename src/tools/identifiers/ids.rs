@@ -3,8 +3,8 @@
 //! (github.com/ulid/spec) generated and decoded with the `ulid` crate.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use base64::Engine;
 use rand::RngExt;
 use rand_chacha::ChaCha20Rng;
@@ -13,10 +13,10 @@ use serde_json::json;
 use ulid::Ulid;
 use uuid::Uuid;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("uuid-generator", uuid_generator),
-    ("ulid-generator", ulid_generator),
-    ("uuid-analyzer", uuid_analyzer),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("uuid-generator", uuid_generator),
+    Tool::new("ulid-generator", ulid_generator),
+    Tool::new("uuid-analyzer", uuid_analyzer),
 ];
 
 const NAMESPACES: &[(&str, Uuid)] = &[

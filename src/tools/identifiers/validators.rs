@@ -8,16 +8,16 @@
 //! for bad parameters (an unknown default region).
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use iban::{BaseIban, Iban, IbanLike, ParseBaseIbanError, ParseIbanError};
 use phonenumber::{Mode, PhoneNumber};
 use serde_json::{Value, json};
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("iban-validator", iban_validator),
-    ("phone-number-parser", phone_number_parser),
-    ("luhn-validator", luhn_validator),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("iban-validator", iban_validator),
+    Tool::new("phone-number-parser", phone_number_parser),
+    Tool::new("luhn-validator", luhn_validator),
 ];
 
 fn iban_validator(args: &Args) -> ToolOutcome {

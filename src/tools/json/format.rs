@@ -6,19 +6,26 @@
 //! `12345678901234567890123` and string escapes therefore come out exactly as written.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
+use crate::tools::json::stream::{plan_format, plan_minify};
 use crate::tools::kit::args::Args;
 use crate::tools::kit::budget::{self, Capped, Tally};
 use crate::tools::kit::data::with_output;
 use crate::tools::kit::depth::{self, JSON_DEPTH};
+use crate::tools::kit::tool::{Stream, Tool};
 use serde::Deserialize;
 use serde_json::json;
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("json-formatter", json_formatter),
-    ("json-minifier", json_minifier),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("json-formatter", json_formatter).streams(Stream {
+        param: "input",
+        plan: plan_format,
+    }),
+    Tool::new("json-minifier", json_minifier).streams(Stream {
+        param: "input",
+        plan: plan_minify,
+    }),
 ];
 
 pub(crate) fn json_formatter(args: &Args) -> ToolOutcome {

@@ -7,11 +7,11 @@
 //! reference-counted and not `Send`. Filters that yield endlessly stop at [`MAX_RESULTS`].
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::json;
 use crate::tools::kit::args::Args;
 use crate::tools::kit::budget::{self, Tally};
 use crate::tools::kit::depth;
+use crate::tools::kit::tool::Tool;
 use jaq_core::load::{Arena, File, Loader};
 use jaq_core::{Compiler, Ctx, Vars, data};
 use jaq_json::Val;
@@ -19,7 +19,7 @@ use serde_json::{Map, Value, json};
 use std::sync::mpsc;
 use std::time::Duration;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("jq-processor", jq_processor)];
+pub const TOOLS: &[Tool] = &[Tool::new("jq-processor", jq_processor)];
 
 const MAX_RESULTS: usize = 10_000;
 const TIME_LIMIT: Duration = Duration::from_secs(10);

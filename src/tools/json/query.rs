@@ -2,18 +2,18 @@
 //! RFC 6902 JSON Patch (json-patch) with a readable change list.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::json;
 use crate::tools::kit::args::Args;
 use crate::tools::kit::budget::{self, MAX_RESULTS, Tally};
 use crate::tools::kit::depth;
+use crate::tools::kit::tool::Tool;
 use serde_json::{Map, Value, json};
 use serde_json_path::{JsonPath, PathElement};
 use std::fmt::Write as _;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("jsonpath-tester", jsonpath_tester),
-    ("json-diff", json_diff),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("jsonpath-tester", jsonpath_tester),
+    Tool::new("json-diff", json_diff),
 ];
 
 /// Parses a JSON document, naming which input it was in the error; `tally` counts the values

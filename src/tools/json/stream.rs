@@ -13,7 +13,7 @@ use crate::tools::json::sink::{Count, Writer};
 use crate::tools::kit::args::Args;
 use crate::tools::kit::budget;
 use crate::tools::kit::chunks::{Chunks, Stop};
-use crate::tools::kit::streaming::{Output, Plan};
+use crate::tools::kit::plan::{Output, Plan};
 use serde_json::{Map, Value};
 use std::io::Write;
 

@@ -1,6 +1,6 @@
-//! The shared kit every tool builds on: typed arguments, output and nesting budgets, input in
-//! pieces and the streaming plans over it, the line-break rule, and the test helpers. It knows
-//! nothing of the tool families.
+//! The shared kit every tool builds on: the tool descriptor, typed arguments, output and
+//! nesting budgets, input in pieces and the plans over it, the line-break rule, and the test
+//! helpers. It knows nothing of the tool families.
 
 pub mod args;
 pub(crate) mod b64;
@@ -9,6 +9,7 @@ pub mod chunks;
 pub mod data;
 pub mod depth;
 pub(super) mod line_breaks;
-pub mod streaming;
+pub mod plan;
 #[cfg(test)]
 pub mod testing;
+pub mod tool;

@@ -2,13 +2,13 @@
 //! and column), and `css_layout` writes it, changing whitespace and comments only.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use crate::tools::kit::{budget, depth};
 use lightningcss::stylesheet::{ParserOptions, StyleSheet};
 use serde_json::json;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("css-formatter", css_formatter)];
+pub const TOOLS: &[Tool] = &[Tool::new("css-formatter", css_formatter)];
 
 /// CSS brackets, strings and comments, for the checks that run before lightningcss's
 /// recursive parser; a printer breaks lines after `{`, `;` and `}`.

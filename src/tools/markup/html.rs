@@ -2,16 +2,16 @@
 //! (html2text, with a decorator of our own for the link, image and markup styles).
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use crate::tools::kit::{budget, depth};
 use html2text::render::{TaggedLine, TextDecorator};
 use scraper::{Html, Node, Selector};
 use serde_json::{Map, Value, json};
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("css-selector-tester", css_selector_tester),
-    ("html-to-text", html_to_text),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("css-selector-tester", css_selector_tester),
+    Tool::new("html-to-text", html_to_text),
 ];
 
 /// A whole document when it says so (doctype, `<html>`, `<head>` or `<body>`), else a fragment,

@@ -1,13 +1,13 @@
 //! Markdown to HTML (CommonMark with optional GitHub Flavored extensions) via pulldown-cmark.
 
 use crate::ctp::ToolOutcome;
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
 use crate::tools::kit::budget::{self, Capped};
+use crate::tools::kit::tool::Tool;
 use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, html};
 use serde_json::Value;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("markdown-to-html", markdown_to_html)];
+pub const TOOLS: &[Tool] = &[Tool::new("markdown-to-html", markdown_to_html)];
 
 /// The largest Markdown converted; nothing in pulldown-cmark recurses, so there is no depth
 /// limit, but its tree grows with every line.

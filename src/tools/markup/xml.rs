@@ -9,20 +9,20 @@
 mod convert;
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
 use crate::tools::kit::budget::{self, Capped, MAX_VALUES};
 use crate::tools::kit::depth::{self, MAX_DEPTH};
+use crate::tools::kit::tool::Tool;
 use convert::{json_to_xml, xml_to_json};
 use quick_xml::Writer;
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::{Reader, XmlVersion};
 use serde_json::Value;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("xml-formatter", xml_formatter),
-    ("xml-to-json", xml_to_json),
-    ("json-to-xml", json_to_xml),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("xml-formatter", xml_formatter),
+    Tool::new("xml-to-json", xml_to_json),
+    Tool::new("json-to-xml", json_to_xml),
 ];
 
 fn xml_formatter(args: &Args) -> ToolOutcome {

@@ -2,10 +2,10 @@
 //! (roxmltree), and XPath 1.0 evaluation (sxd-document + sxd-xpath).
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
 use crate::tools::kit::budget;
 use crate::tools::kit::depth;
+use crate::tools::kit::tool::Tool;
 use quick_xml::events::Event;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
@@ -13,9 +13,9 @@ use sxd_document::dom::{ChildOfElement, Element};
 use sxd_xpath::nodeset::Node;
 use sxd_xpath::{Context, Factory, Value as XValue};
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("xml-validator", xml_validator),
-    ("xpath-tester", xpath_tester),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("xml-validator", xml_validator),
+    Tool::new("xpath-tester", xpath_tester),
 ];
 
 /// Line and column (both from 1; columns count characters) of a byte offset.

@@ -2,20 +2,20 @@
 //! addresses (IEEE 802) and RFC 4193 unique local IPv6 prefixes.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use ipnet::{Ipv4Net, Ipv4Subnets};
 use rand::RngExt;
 use serde_json::{Value, json};
 use sha1::{Digest, Sha1};
 use std::net::{Ipv4Addr, Ipv6Addr};
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("ipv4-subnet-calculator", ipv4_subnet_calculator),
-    ("ipv4-address-converter", ipv4_address_converter),
-    ("ipv4-range-expander", ipv4_range_expander),
-    ("mac-address-generator", mac_address_generator),
-    ("ipv6-ula-generator", ipv6_ula_generator),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("ipv4-subnet-calculator", ipv4_subnet_calculator),
+    Tool::new("ipv4-address-converter", ipv4_address_converter),
+    Tool::new("ipv4-range-expander", ipv4_range_expander),
+    Tool::new("mac-address-generator", mac_address_generator),
+    Tool::new("ipv6-ula-generator", ipv6_ula_generator),
 ];
 
 /// A strict dotted-decimal IPv4 address; std rejects leading zeros, which some parsers read as

@@ -2,17 +2,17 @@
 //! blocks) and MAC-48 formatting with its modified EUI-64 interface identifier (RFC 4291 App. A).
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
 use crate::tools::kit::line_breaks;
+use crate::tools::kit::tool::Tool;
 use crate::tools::network::addresses::{format_mac, full_ipv6};
 use ipnet::Ipv6Net;
 use serde_json::{Map, Value, json};
 use std::net::{Ipv4Addr, Ipv6Addr};
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("ipv6-address-expander", ipv6_address_expander),
-    ("mac-address-formatter", mac_address_formatter),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("ipv6-address-expander", ipv6_address_expander),
+    Tool::new("mac-address-formatter", mac_address_formatter),
 ];
 
 /// The IANA IPv6 special-purpose registry plus the RFC 4291 allocations, most specific first.

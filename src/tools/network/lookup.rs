@@ -2,13 +2,13 @@
 //! file extension (mime_guess).
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use serde_json::{Value, json};
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("http-status-lookup", http_status_lookup),
-    ("mime-type-lookup", mime_type_lookup),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("http-status-lookup", http_status_lookup),
+    Tool::new("mime-type-lookup", mime_type_lookup),
 ];
 
 struct Status {

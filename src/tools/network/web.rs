@@ -2,20 +2,20 @@
 //! SafeLinks / URL Defense redirects, email address normalisation and SEO meta tags.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
 use crate::tools::kit::line_breaks;
+use crate::tools::kit::tool::Tool;
 use base64::Engine;
 use percent_encoding::percent_decode_str;
 use serde_json::{Map, Value, json};
 use url::{Host, Url};
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("url-parser", url_parser),
-    ("user-agent-parser", user_agent_parser),
-    ("safelink-decoder", safelink_decoder),
-    ("email-normalizer", email_normalizer),
-    ("meta-tag-generator", meta_tag_generator),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("url-parser", url_parser),
+    Tool::new("user-agent-parser", user_agent_parser),
+    Tool::new("safelink-decoder", safelink_decoder),
+    Tool::new("email-normalizer", email_normalizer),
+    Tool::new("meta-tag-generator", meta_tag_generator),
 ];
 
 fn decode_lossy(s: &str) -> String {

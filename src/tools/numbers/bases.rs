@@ -2,12 +2,12 @@
 //! RFC 4648 digit alphabets or a custom one above the usual 0-9a-z.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use num_bigint::BigUint;
 use serde_json::json;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("number-base-converter", number_base_converter)];
+pub const TOOLS: &[Tool] = &[Tool::new("number-base-converter", number_base_converter)];
 
 /// The largest number converted, in bits (65,536 hex digits, about 78,900 decimal digits):
 /// conversion to and from bases that are not powers of two takes time quadratic in the

@@ -2,16 +2,16 @@
 //! fixed-width bitwise/integer calculator.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use num_bigint::{BigInt, BigUint};
 use num_traits::{Signed, Zero};
 use serde_json::{Value, json};
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("float-converter", float_converter),
-    ("endianness-swapper", endianness_swapper),
-    ("bitwise-calculator", bitwise_calculator),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("float-converter", float_converter),
+    Tool::new("endianness-swapper", endianness_swapper),
+    Tool::new("bitwise-calculator", bitwise_calculator),
 ];
 
 // ---------------------------------------------------------------------------------------------

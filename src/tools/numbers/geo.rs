@@ -2,12 +2,12 @@
 //! geographiclib-rs) distance, bearings and midpoint, and DD / DMS / DDM conversion.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use geographiclib_rs::{DirectGeodesic, Geodesic, InverseGeodesic};
 use serde_json::{Value, json};
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("haversine-distance", haversine_distance)];
+pub const TOOLS: &[Tool] = &[Tool::new("haversine-distance", haversine_distance)];
 
 /// A latitude/longitude pair in decimal degrees.
 #[derive(Clone, Copy, Debug)]

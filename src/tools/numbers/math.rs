@@ -4,18 +4,18 @@ mod expression;
 mod stats;
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
 use crate::tools::kit::depth;
+use crate::tools::kit::tool::Tool;
 use crate::tools::numbers::units::{number, round_sig};
 use rand::seq::index;
 use rand::{Rng, SeedableRng};
 use serde_json::{Value, json};
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("math-evaluator", math_evaluator),
-    ("percentage-calculator", percentage_calculator),
-    ("random-number-generator", random_number_generator),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("math-evaluator", math_evaluator),
+    Tool::new("percentage-calculator", percentage_calculator),
+    Tool::new("random-number-generator", random_number_generator),
 ];
 
 fn math_evaluator(args: &Args) -> ToolOutcome {

@@ -2,14 +2,14 @@
 //! inverse, non-negative remainder and the Chinese remainder theorem (num-bigint).
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{One, Signed, Zero};
 use serde_json::{Value, json};
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("modular-arithmetic", modular_arithmetic)];
+pub const TOOLS: &[Tool] = &[Tool::new("modular-arithmetic", modular_arithmetic)];
 
 /// Euclid's steps are shown for learning; beyond this many they are left out.
 const MAX_STEPS: usize = 100;

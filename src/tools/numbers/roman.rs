@@ -2,11 +2,14 @@
 //! validation that says why a numeral is not in standard form.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use serde_json::{Value, json};
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("roman-numeral-converter", roman_numeral_converter)];
+pub const TOOLS: &[Tool] = &[Tool::new(
+    "roman-numeral-converter",
+    roman_numeral_converter,
+)];
 
 /// The standard form's building blocks, largest first (the six subtractive pairs included).
 const PARTS: [(&str, u32); 13] = [

@@ -1,11 +1,11 @@
 //! Physical and data units: conversion with exact factors (NIST SP 811 Appendix B, SI, IEC 80000-13).
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use serde_json::{Value, json};
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("unit-converter", unit_converter)];
+pub const TOOLS: &[Tool] = &[Tool::new("unit-converter", unit_converter)];
 
 /// How a unit relates to its category's base unit.
 #[derive(Clone, Copy)]

@@ -13,13 +13,13 @@ mod lex;
 mod property;
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use layout::{KeywordCase, Options};
 use lex::Dialect;
 use serde_json::json;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("sql-formatter", sql_formatter)];
+pub const TOOLS: &[Tool] = &[Tool::new("sql-formatter", sql_formatter)];
 
 fn sql_formatter(args: &Args) -> ToolOutcome {
     let input = args.str("input")?;

@@ -5,13 +5,13 @@
 //! YAML 1.1 reader would misread (port mappings such as 22:22 are base-60 numbers there).
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::config::yaml;
 use crate::tools::kit::args::Args;
 use crate::tools::kit::line_breaks;
+use crate::tools::kit::tool::Tool;
 use serde_json::{Map, Value, json};
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("docker-run-to-compose", docker_run_to_compose)];
+pub const TOOLS: &[Tool] = &[Tool::new("docker-run-to-compose", docker_run_to_compose)];
 
 /// `docker run` flags that take no value (docker run --help, Docker 28).
 const BOOL_FLAGS: &[&str] = &[

@@ -1,11 +1,11 @@
 //! Unix file permissions: octal modes, `ls -l` symbolic strings and `chmod` clauses (POSIX chmod).
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use serde_json::json;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("chmod-calculator", chmod_calculator)];
+pub const TOOLS: &[Tool] = &[Tool::new("chmod-calculator", chmod_calculator)];
 
 const SETUID: u32 = 0o4000;
 const SETGID: u32 = 0o2000;

@@ -1,16 +1,16 @@
 //! Text as pictures: FIGlet/TOIlet banner lettering, and emoji lookup by name or shortcode.
 
 use crate::ctp::{ErrorCode, ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use figlet_rs::{FIGlet, Toilet};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use unicode_segmentation::UnicodeSegmentation;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("ascii-art-generator", ascii_art_generator),
-    ("emoji-lookup", emoji_lookup),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("ascii-art-generator", ascii_art_generator),
+    Tool::new("emoji-lookup", emoji_lookup),
 ];
 
 /// A bundled font of either kind; both render through the same FIGlet layout rules.

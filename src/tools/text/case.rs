@@ -1,16 +1,19 @@
 //! Case conversion of identifiers and text (heck word splitting) and URL slugs (slug / deunicode).
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
 use crate::tools::kit::line_breaks;
+use crate::tools::kit::tool::Tool;
 use heck::{
     ToKebabCase, ToLowerCamelCase, ToShoutyKebabCase, ToShoutySnakeCase, ToSnakeCase, ToTitleCase,
     ToTrainCase, ToUpperCamelCase,
 };
 use serde_json::{Map, Value, json};
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("case-converter", case_converter), ("slugify", slugify)];
+pub const TOOLS: &[Tool] = &[
+    Tool::new("case-converter", case_converter),
+    Tool::new("slugify", slugify),
+];
 
 /// Every target case, in the order `all` reports them.
 const CASES: &[&str] = &[

@@ -2,8 +2,8 @@
 //! tidying whitespace, Unicode normalisation (UAX #15) and removing diacritics.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use regex::Regex;
 use serde_json::json;
 use std::cell::RefCell;
@@ -12,11 +12,11 @@ use std::rc::Rc;
 use std::sync::OnceLock;
 use unicode_normalization::UnicodeNormalization;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("ansi-stripper", ansi_stripper),
-    ("whitespace-remover", whitespace_remover),
-    ("unicode-normalizer", unicode_normalizer),
-    ("diacritics-remover", diacritics_remover),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("ansi-stripper", ansi_stripper),
+    Tool::new("whitespace-remover", whitespace_remover),
+    Tool::new("unicode-normalizer", unicode_normalizer),
+    Tool::new("diacritics-remover", diacritics_remover),
 ];
 
 pub(super) use crate::tools::kit::line_breaks::lines_with_endings;

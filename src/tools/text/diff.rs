@@ -1,8 +1,8 @@
 //! Text diff (similar): unified diff text plus structured changes, by lines, words or characters.
 
 use crate::ctp::ToolOutcome;
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use serde_json::{Value, json};
 use similar::udiff::UnifiedHunkHeader;
 use similar::{Algorithm, DiffOp};
@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::time::Duration;
 use unicode_segmentation::UnicodeSegmentation;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("text-diff", text_diff)];
+pub const TOOLS: &[Tool] = &[Tool::new("text-diff", text_diff)];
 
 /// Past this, Myers gives up on a minimal diff and returns a correct but coarser one.
 const DIFF_TIMEOUT: Duration = Duration::from_secs(5);

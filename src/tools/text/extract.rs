@@ -4,8 +4,8 @@
 //! Addresses and domains may be internationalised (RFC 6531 local parts, IDNA domains).
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
 use indexmap::IndexMap;
 use linkify::{LinkFinder, LinkKind};
@@ -16,7 +16,7 @@ use std::collections::HashSet;
 use std::net::{Ipv4Addr, Ipv6Addr};
 use std::sync::OnceLock;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("text-extractor", text_extractor)];
+pub const TOOLS: &[Tool] = &[Tool::new("text-extractor", text_extractor)];
 
 /// The `types` a caller can ask for.
 const TYPES: &[&str] = &[

@@ -2,9 +2,9 @@
 //! numbers, and rendering CSV/TSV/JSON data as a text table (comfy-table, GFM pipe tables).
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
 use crate::tools::kit::line_breaks::{self, lines_with_endings};
+use crate::tools::kit::tool::Tool;
 use crate::tools::text::replace::read_escapes;
 use comfy_table::{
     CellAlignment, ContentArrangement, ContentLineStyle, LineStyle, Table, TableStyle,
@@ -16,10 +16,10 @@ use textwrap::core::Word;
 use textwrap::core::display_width;
 use textwrap::{Options, WordSeparator, WordSplitter, WrapAlgorithm};
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("text-wrapper", text_wrapper),
-    ("line-numberer", line_numberer),
-    ("table-formatter", table_formatter),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("text-wrapper", text_wrapper),
+    Tool::new("line-numberer", line_numberer),
+    Tool::new("table-formatter", table_formatter),
 ];
 
 /// A URL or email address, which a line break would turn into two broken links.

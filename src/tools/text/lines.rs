@@ -1,17 +1,17 @@
 //! Line-oriented editors: sorting lines and reversing characters, words or lines.
 
 use crate::ctp::ToolOutcome;
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
 use crate::tools::kit::line_breaks;
+use crate::tools::kit::tool::Tool;
 use serde_json::json;
 use std::cmp::Ordering;
 use std::collections::HashSet;
 use unicode_segmentation::UnicodeSegmentation;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("line-sorter", line_sorter),
-    ("text-reverser", text_reverser),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("line-sorter", line_sorter),
+    Tool::new("text-reverser", text_reverser),
 ];
 
 /// The input's lines (without endings), its line ending and whether it ended with one.

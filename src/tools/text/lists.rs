@@ -2,20 +2,20 @@
 //! (split, clean, quote, join) and converting line endings.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::{Args, decode_base64_param};
 use crate::tools::kit::line_breaks;
+use crate::tools::kit::tool::Tool;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use indexmap::IndexMap;
 use serde_json::{Value, json};
 use std::cmp::Ordering;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("list-comparer", list_comparer),
-    ("line-deduplicator", line_deduplicator),
-    ("list-converter", list_converter),
-    ("line-ending-converter", line_ending_converter),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("list-comparer", list_comparer),
+    Tool::new("line-deduplicator", line_deduplicator),
+    Tool::new("list-converter", list_converter),
+    Tool::new("line-ending-converter", line_ending_converter),
 ];
 
 /// The separator chosen by a `separator` select, or the `custom…` parameter's text with

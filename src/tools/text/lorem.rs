@@ -1,8 +1,8 @@
 //! Placeholder text: lorem ipsum words, sentences and paragraphs from lipsum's Markov chain.
 
 use crate::ctp::ToolOutcome;
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use lipsum::MarkovChain;
 use rand::RngExt;
 use rand_chacha::ChaCha20Rng;
@@ -10,7 +10,7 @@ use rand_chacha::rand_core::{RngCore, SeedableRng};
 use serde_json::json;
 use std::sync::OnceLock;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("lorem-ipsum-generator", lorem_ipsum)];
+pub const TOOLS: &[Tool] = &[Tool::new("lorem-ipsum-generator", lorem_ipsum)];
 
 const SENTENCE_WORDS: (u32, u32) = (6, 14);
 const CLASSIC_WORDS: usize = 8;

@@ -2,14 +2,14 @@
 //! entropy with a byte or character frequency distribution.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::{Args, decode_base64_param};
+use crate::tools::kit::tool::Tool;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("string-distance", string_distance),
-    ("entropy-calculator", entropy_calculator),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("string-distance", string_distance),
+    Tool::new("entropy-calculator", entropy_calculator),
 ];
 
 /// Rounds a ratio for display; six decimals are beyond any use of these measures.

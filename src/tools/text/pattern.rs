@@ -2,13 +2,13 @@
 //! linear-time `regex` engine or, on request, the backtracking `fancy-regex` engine.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
 use crate::tools::kit::depth;
+use crate::tools::kit::tool::Tool;
 use serde_json::{Map, Value, json};
 use std::time::{Duration, Instant};
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("regex-tester", regex_tester)];
+pub const TOOLS: &[Tool] = &[Tool::new("regex-tester", regex_tester)];
 
 /// Matches listed in the result; more are counted but not listed.
 const MAX_LISTED: usize = 1000;

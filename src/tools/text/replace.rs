@@ -2,12 +2,12 @@
 //! capture-group substitution, case folding, whole-word matching and first-only replacement.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use regex::{Captures, Regex, RegexBuilder};
 use serde_json::json;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("find-replace", find_replace)];
+pub const TOOLS: &[Tool] = &[Tool::new("find-replace", find_replace)];
 
 fn find_replace(args: &Args) -> ToolOutcome {
     let input = args.str("input")?;

@@ -2,14 +2,14 @@
 //! and reading/speaking time estimates.
 
 use crate::ctp::ToolOutcome;
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
 use crate::tools::kit::line_breaks;
+use crate::tools::kit::tool::Tool;
 use serde_json::json;
 use std::collections::{HashMap, HashSet};
 use unicode_segmentation::UnicodeSegmentation;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("text-statistics", text_statistics)];
+pub const TOOLS: &[Tool] = &[Tool::new("text-statistics", text_statistics)];
 
 /// Average silent reading rate for English non-fiction: Brysbaert, M. (2019), "How many words do
 /// we read per minute? A review and meta-analysis of reading rate", Journal of Memory and

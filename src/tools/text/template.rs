@@ -2,18 +2,18 @@
 //! "Template" operation) and Jinja (minijinja).
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
 use crate::tools::kit::budget::{self, Capped};
 use crate::tools::kit::data::with_output;
 use crate::tools::kit::depth;
+use crate::tools::kit::tool::Tool;
 use indexmap::IndexMap;
 use minijinja::value::{Enumerator, Object, ObjectRepr};
 use minijinja::{AutoEscape, Environment, UndefinedBehavior};
 use serde_json::{Value, json};
 use std::sync::Arc;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("template-renderer", template_renderer)];
+pub const TOOLS: &[Tool] = &[Tool::new("template-renderer", template_renderer)];
 
 /// Handlebars partials can recurse without bound and Jinja loops can nest to billions of steps;
 /// the worker process every built-in tool runs in (`exec::worker`) bounds both, in time, memory

@@ -4,8 +4,8 @@
 mod description;
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use crate::tools::time::timestamps::{parse_datetime, timezone};
 use chrono::{SecondsFormat, TimeZone as _, Utc};
 use croner::Cron;
@@ -13,7 +13,7 @@ use croner::errors::CronError;
 use croner::parser::{CronParser, Seconds, Year};
 use serde_json::{Map, Value, json};
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("cron-parser", cron_parser)];
+pub const TOOLS: &[Tool] = &[Tool::new("cron-parser", cron_parser)];
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Kind {

@@ -2,8 +2,8 @@
 //! elapsed totals, business days) and adding or subtracting a calendar duration, in an IANA zone.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use crate::tools::time::timestamps::{parse_datetime, timezone};
 use chrono::{
     DateTime, Datelike, Days, Duration, LocalResult, Months, NaiveDate, NaiveDateTime, Offset,
@@ -13,7 +13,7 @@ use chrono_tz::Tz;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("date-calculator", date_calculator)];
+pub const TOOLS: &[Tool] = &[Tool::new("date-calculator", date_calculator)];
 
 /// A parsed point in time: the instant, its wall-clock reading in the zone, and whether the
 /// input named only a date.

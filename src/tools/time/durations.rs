@@ -1,16 +1,16 @@
 //! Durations: parsing and formatting (short, long, ISO 8601, clock) and the ETA calculator.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use chrono::{SecondsFormat, SubsecRound as _, TimeDelta, Utc};
 use regex::Regex;
 use serde_json::{Value, json};
 use std::sync::OnceLock;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("duration-formatter", duration_formatter),
-    ("eta-calculator", eta_calculator),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("duration-formatter", duration_formatter),
+    Tool::new("eta-calculator", eta_calculator),
 ];
 
 const MS_PER: [(&str, &str, i64); 6] = [

@@ -2,8 +2,8 @@
 //! Also owns the time-zone and date-time parsing the cron tool shares.
 
 use crate::ctp::{ToolError, ToolOutcome};
-use crate::tools::ToolFn;
 use crate::tools::kit::args::Args;
+use crate::tools::kit::tool::Tool;
 use chrono::format::{Item, StrftimeItems};
 use chrono::{
     DateTime, Datelike, LocalResult, NaiveDate, NaiveDateTime, SecondsFormat, TimeZone, Utc,
@@ -12,7 +12,7 @@ use chrono_tz::{OffsetComponents, OffsetName, Tz};
 use serde_json::{Value, json};
 use std::fmt::Write;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[("timestamp-converter", timestamp_converter)];
+pub const TOOLS: &[Tool] = &[Tool::new("timestamp-converter", timestamp_converter)];
 
 const ACCEPTED: &str = "accepted: a Unix time in seconds, milliseconds, microseconds or nanoseconds \
 (e.g. 1700000000), an ISO 8601 / RFC 3339 date-time (2023-11-14T22:13:20Z, 2023-11-14 22:13, \

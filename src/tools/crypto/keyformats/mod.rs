@@ -8,8 +8,8 @@ mod ssh;
 mod tests;
 
 use crate::ctp::ToolError;
-use crate::tools::ToolFn;
 use crate::tools::kit::args::decode_base64_param;
+use crate::tools::kit::tool::Tool;
 use asn1::asn1_parser;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -17,10 +17,10 @@ use conversion::pem_converter;
 use rsa::pkcs8::ObjectIdentifier;
 use ssh::ssh_key_parser;
 
-pub const TOOLS: &[(&str, ToolFn)] = &[
-    ("pem-converter", pem_converter),
-    ("asn1-parser", asn1_parser),
-    ("ssh-key-parser", ssh_key_parser),
+pub const TOOLS: &[Tool] = &[
+    Tool::new("pem-converter", pem_converter),
+    Tool::new("asn1-parser", asn1_parser),
+    Tool::new("ssh-key-parser", ssh_key_parser),
 ];
 
 const fn oid(dotted: &str) -> ObjectIdentifier {

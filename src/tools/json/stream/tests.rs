@@ -6,7 +6,7 @@
 use super::*;
 use crate::tools::json::emit::{AVX2, AVX512, SSE2, simd_level};
 use crate::tools::json::scan::{digit_run, next_special, next_special_swar, special_bits};
-use crate::tools::kit::streaming::run_in_memory;
+use crate::tools::kit::plan::run_in_memory;
 use crate::tools::kit::testing;
 use serde_json::json;
 

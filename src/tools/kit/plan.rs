@@ -1,6 +1,7 @@
-//! Tools that can run over their main input in pieces. Each is written once, as a plan over
-//! [`Chunks`]: the in-memory call (`cmpx run … --input text`, MCP) and the streaming call over a
-//! `@path` file (see `exec::stream`) run the same code, so they cannot disagree.
+//! Plans: a tool's run over its main input in pieces, written once over [`Chunks`]. The
+//! in-memory call (`cmpx run … --input text`, MCP) and the streaming call over a `@path` file
+//! (see `exec::stream`) run the same plan, so they cannot disagree. Which tools have one is
+//! said by their descriptors (`kit::tool`).
 
 use crate::ctp::{ErrorCode, ToolError, ToolOutcome};
 use crate::tools::kit::args::Args;
@@ -63,38 +64,6 @@ impl<'a> Output<'a> {
 /// in memory (e.g. a hash of hex-encoded bytes).
 pub type PlanFn = for<'a> fn(&Args, Chunks<'a>) -> Result<Option<Plan<'a>>, Stop>;
 
-/// The tools that stream, and the parameter each reads in pieces.
-pub const STREAMING: &[(&str, &str, PlanFn)] = &[
-    (
-        "base64-encoder",
-        "input",
-        crate::tools::encoding::encoders::plan_base64,
-    ),
-    (
-        "hash-generator",
-        "input",
-        crate::tools::crypto::hashing::plan_hash,
-    ),
-    (
-        "json-formatter",
-        "input",
-        crate::tools::json::stream::plan_format,
-    ),
-    (
-        "json-minifier",
-        "input",
-        crate::tools::json::stream::plan_minify,
-    ),
-];
-
-/// The streaming parameter and plan of tool `id`, if it streams.
-pub fn streaming(id: &str) -> Option<(&'static str, PlanFn)> {
-    STREAMING
-        .iter()
-        .find(|(tool, _, _)| *tool == id)
-        .map(|&(_, param, plan)| (param, plan))
-}
-
 /// Runs a plan to completion in memory: the ordinary tool call.
 pub fn run_in_memory(plan: Plan) -> ToolOutcome {
     let output = match plan.output.into_plain() {
@@ -119,29 +88,5 @@ pub fn stop_error(stop: Stop) -> ToolError {
             ErrorCode::ExecutionError,
             format!("the output could not be written: {e}"),
         ),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::catalogue;
-
-    #[test]
-    fn streamed_parameters_are_plain_text_without_constraints() {
-        // The streaming path validates the other arguments with this parameter left empty, so
-        // a constraint on it would be skipped there.
-        for (id, param, _) in STREAMING {
-            let def = catalogue::get(id).expect(id);
-            let p = def.parameter(param).expect(param);
-            assert!(p.validation.is_none(), "{id}.{param} has validation rules");
-            assert!(
-                matches!(
-                    p.kind,
-                    crate::ctp::ParamType::Text | crate::ctp::ParamType::Textarea
-                ),
-                "{id}.{param}"
-            );
-        }
     }
 }
