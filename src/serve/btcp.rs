@@ -324,6 +324,7 @@ async fn converse(
     leave: Leave,
 ) {
     let hub = leave.state.btcp.clone();
+    let mut open = leave.state.sockets.open();
     let mut out = vec![welcome(&leave.id).to_string()];
     let mut heard = tokio::time::Instant::now();
     let mut ping = tokio::time::interval(KEEP_ALIVE);
@@ -339,6 +340,7 @@ async fn converse(
                 Some((_, data)) => out.push(data),
                 None => break (1001, "the server is stopping or the session ended"),
             },
+            () = open.stopping() => break (1001, "the server is stopping"),
             incoming = socket.recv() => {
                 heard = tokio::time::Instant::now();
                 match incoming {
@@ -387,4 +389,5 @@ async fn converse(
         })))
         .await;
     drop(leave);
+    drop(open);
 }

@@ -13,7 +13,7 @@ use crate::btcp::hub::{Frame, Hub, acceptable_id};
 use crate::jsonrpc;
 use crate::secret::same_secret;
 use axum::body::Bytes;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -209,6 +209,7 @@ pub async fn socket(
 /// One agent's socket: its requests are answered in turn (a call waits for the browser),
 /// `tools/updated` comes whenever the joined session's tools change.
 async fn converse(mut socket: WebSocket, state: Arc<State>, key: String, first: Option<String>) {
+    let mut open = state.sockets.open();
     let (tx, mut rx) = unbounded_channel::<Frame>();
     let mut joined = first;
     let mut following = joined
@@ -253,6 +254,15 @@ async fn converse(mut socket: WebSocket, state: Arc<State>, key: String, first: 
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                 Some(Ok(_)) => {}
             },
+            () = open.stopping() => {
+                let _ = socket
+                    .send(Message::Close(Some(CloseFrame {
+                        code: 1001,
+                        reason: "the server is stopping".into(),
+                    })))
+                    .await;
+                break;
+            }
         }
     }
     if let Some(f) = following {

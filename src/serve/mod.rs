@@ -18,6 +18,7 @@ mod pages;
 mod pipe;
 mod rate;
 mod routes;
+mod sockets;
 mod tools;
 
 pub use config::{Config, DEFAULT_PORT, parse_rate};
@@ -30,6 +31,8 @@ use std::time::Duration;
 /// After the drain, how long the process may take to end before it exits regardless (calls
 /// cancelled, workers told to stop).
 const EXIT_GRACE: Duration = Duration::from_secs(3);
+/// How long shutdown waits for WebSockets to send their close frames.
+const SOCKET_CLOSE: Duration = Duration::from_secs(2);
 
 /// Runs the server until SIGINT or SIGTERM; the exit code for the process.
 pub fn serve(config: Config) -> i32 {
@@ -89,6 +92,10 @@ async fn run(config: Config) -> i32 {
     let app = routes::router(state.clone());
     listen::serve(listener, app, shutdown_signal(state.clone())).await;
     state.cancel_all();
+    let open = state.sockets.closed(SOCKET_CLOSE).await;
+    if open > 0 {
+        crate::log_line!("cmpx serve: {open} WebSocket(s) did not close in time; dropping them");
+    }
     let dropped = log_sink::dropped();
     if dropped > 0 {
         crate::log_line!(
@@ -123,6 +130,7 @@ async fn shutdown_signal(state: Arc<routes::State>) {
     );
     // Browser streams and sockets never finish by themselves: let their owners go.
     state.btcp.shutdown();
+    state.sockets.stop();
     let deadline = listen::DRAIN + EXIT_GRACE * 2;
     let _ = std::thread::Builder::new()
         .name("cmpx-exit".into())

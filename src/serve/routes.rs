@@ -27,6 +27,8 @@ pub struct State {
     pub mcp: mcp::Sessions,
     /// BTCP sessions of browser clients (`/btcp/…`), whose tools /mcp offers by `BTCP-Session`.
     pub btcp: Arc<crate::btcp::Hub>,
+    /// Upgraded WebSocket connections, which the accept loop's drain does not see.
+    pub sockets: Arc<super::sockets::Sockets>,
 }
 
 impl State {
@@ -39,6 +41,7 @@ impl State {
             calls: Mutex::new(Vec::new()),
             mcp: mcp::Sessions::new(config.allow_adapters, config.max_concurrent, btcp.clone()),
             btcp,
+            sockets: super::sockets::Sockets::new(),
             config,
             local,
         }
