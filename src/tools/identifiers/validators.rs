@@ -302,10 +302,18 @@ fn add_brand(data: &mut Value, brand: Option<&str>) {
     }
 }
 
+/// Whether `digits` (values 0 to 9) end with their Luhn check digit: the one Luhn check,
+/// shared with text-extractor's card numbers.
+pub(crate) fn luhn_valid(digits: &[u8]) -> bool {
+    digits
+        .split_last()
+        .is_some_and(|(&last, payload)| luhn_check_digit(payload) == last)
+}
+
 /// The Luhn check digit for `payload`: from the rightmost digit leftwards, double every other
 /// digit (starting with the rightmost), add the digits of the products, and take what brings
 /// the total to a multiple of 10 (ISO/IEC 7812-1 Annex B).
-fn luhn_check_digit(payload: &[u8]) -> u8 {
+pub(crate) fn luhn_check_digit(payload: &[u8]) -> u8 {
     let sum: u32 = payload
         .iter()
         .rev()
@@ -521,6 +529,34 @@ mod tests {
         assert_eq!(computed["output"], "79927398713");
         for wrong in ["79927398710", "79927398711", "79927398712", "79927398714"] {
             assert_eq!(luhn(wrong)["valid"], false, "{wrong}");
+        }
+    }
+
+    // The shared check (text-extractor's card numbers use it too) against the whole-sum form
+    // of ISO/IEC 7812-1: the weighted digit sum of a valid number is a multiple of 10.
+    #[test]
+    fn luhn_valid_agrees_with_the_digit_sum() {
+        let digits = |s: &str| s.bytes().map(|b| b - b'0').collect::<Vec<u8>>();
+        assert!(super::luhn_valid(&digits("79927398713")));
+        assert!(!super::luhn_valid(&digits("79927398710")));
+        assert!(!super::luhn_valid(&[]));
+        let mut n: u64 = 0x2545_f491_4f6c_dd1d;
+        for _ in 0..2000 {
+            n ^= n << 13;
+            n ^= n >> 7;
+            n ^= n << 17;
+            let number = digits(&(n % 10u64.pow(16)).to_string());
+            let sum: u32 = number
+                .iter()
+                .rev()
+                .enumerate()
+                .map(|(i, &d)| match (i % 2, u32::from(d) * 2) {
+                    (1, x) if x > 9 => x - 9,
+                    (1, x) => x,
+                    _ => u32::from(d),
+                })
+                .sum();
+            assert_eq!(super::luhn_valid(&number), sum % 10 == 0, "{number:?}");
         }
     }
 

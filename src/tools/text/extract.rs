@@ -4,6 +4,7 @@
 //! Addresses and domains may be internationalised (RFC 6531 local parts, IDNA domains).
 
 use crate::ctp::{ToolError, ToolOutcome};
+use crate::tools::identifiers::validators::luhn_valid;
 use crate::tools::kit::args::Args;
 use crate::tools::kit::tool::Tool;
 use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
@@ -315,24 +316,6 @@ fn trim_trailing_punctuation(s: &str) -> &str {
     s.trim_end_matches(['.', ',', ';', ':', '!', '?', '\'', '"'])
 }
 
-/// The Luhn (mod 10) check of ISO/IEC 7812-1.
-fn luhn(digits: &[u32]) -> bool {
-    let sum: u32 = digits
-        .iter()
-        .rev()
-        .enumerate()
-        .map(|(i, &d)| {
-            if i % 2 == 1 {
-                let x = d * 2;
-                if x > 9 { x - 9 } else { x }
-            } else {
-                d
-            }
-        })
-        .sum();
-    sum.is_multiple_of(10)
-}
-
 /// Whether the digits start with a card network's issuer range and have one of its lengths.
 fn card_network(digits: &str) -> Option<&'static str> {
     let len = digits.len();
@@ -379,14 +362,14 @@ fn find_cards(p: &Patterns, text: &str) -> Vec<String> {
                 .chars()
                 .filter(char::is_ascii_digit)
                 .collect();
-            let values: Vec<u32> = digits.chars().filter_map(|c| c.to_digit(10)).collect();
+            let values: Vec<u8> = digits.bytes().map(|b| b - b'0').collect();
             if cut == candidate.len()
                 && text[end..].starts_with('.')
                 && after(text, end + 1).is_some_and(|c| c.is_ascii_digit())
             {
                 return None;
             }
-            if luhn(&values) && card_network(&digits).is_some() {
+            if luhn_valid(&values) && card_network(&digits).is_some() {
                 return Some((start + cut, candidate[..cut].to_string()));
             }
         }
