@@ -77,9 +77,32 @@ pub fn assert_too_deep(id: &str, args: Value, what: &str, limit: usize) {
     );
 }
 
+/// Whether the tests run in CI: `CI` set to anything but "", "0" or "false", as `in_ci` in
+/// tests/common reads it, so that "in CI" means one thing in unit and integration tests.
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| {
+        let v = v.trim();
+        !(v.is_empty() || v == "0" || v.eq_ignore_ascii_case("false"))
+    })
+}
+
+/// A check that cannot run on this machine (`why`: the program that is missing). In CI, which
+/// installs everything (`.ci/run`), that fails the test; elsewhere it writes one
+/// `skipped: <test>: <why>` line to stderr, past the harness's capture so that a skip is
+/// never silent, and the caller leaves that check out.
+#[track_caller]
+pub fn skip(why: impl std::fmt::Display) {
+    use std::io::Write as _;
+    assert!(!in_ci(), "cannot run in CI: {why} (.ci/run installs it)");
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("a test");
+    let _ = writeln!(std::io::stderr(), "skipped: {test}: {why}");
+}
+
 /// Runs `python3 -c program` and returns its trimmed stdout, for checking a tool against an
-/// independent implementation (datetime, hashlib, base64, uuid). `None`, with a note on
-/// stderr, where python3 is absent: the caller skips that comparison.
+/// independent implementation (datetime, hashlib, base64, uuid). `None` where python3 cannot
+/// run, after [`skip`] (a failure in CI): the caller leaves that comparison out.
+#[track_caller]
 pub fn python(program: &str) -> Option<String> {
     match std::process::Command::new("python3")
         .args(["-c", program])
@@ -93,7 +116,7 @@ pub fn python(program: &str) -> Option<String> {
             String::from_utf8_lossy(&out.stderr)
         ),
         Err(e) => {
-            eprintln!("skipped the comparison with Python: python3 cannot run ({e})");
+            skip(format!("python3 cannot run ({e})"));
             None
         }
     }

@@ -596,7 +596,8 @@ mod tests {
                 );
                 assert_eq!(utc["excelSerial"].to_string(), days);
             }
-            _ => eprintln!("skipped the comparison with SQLite: sqlite3 cannot run"),
+            Ok(out) => panic!("sqlite3 failed: {}", String::from_utf8_lossy(&out.stderr)),
+            Err(e) => crate::tools::kit::testing::skip(format!("sqlite3 cannot run ({e})")),
         }
     }
 }
