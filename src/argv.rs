@@ -31,6 +31,9 @@ pub struct Invocation {
     /// A `@path` or `-` value left unread for the caller to stream. Its slot in `args` holds
     /// an empty string until [`Invocation::read_deferred`] fills it.
     pub deferred: Option<Deferred>,
+    /// Things the caller should hear about its values, for the result's `warnings` (a value
+    /// that is the name of a file, where `@name` would have read it).
+    pub warnings: Vec<String>,
 }
 
 /// A parameter whose value the caller reads itself, as bytes.
@@ -196,6 +199,7 @@ fn parse_inner(
 ) -> Result<Invocation, Error> {
     let mut inv = Invocation::default();
     let mut deferred = None;
+    let mut warnings = Vec::new();
     // A value for the deferred parameter that names a file or stdin is recorded, not read.
     let mut value_of = |slot: &Slot, raw: &str, stdin_used: &mut bool| {
         if defer == Some(slot.name.as_str()) {
@@ -221,6 +225,9 @@ fn parse_inner(
                 });
                 return Ok(Value::String(String::new()));
             }
+        }
+        if let Some(warning) = names_a_file(slot, raw) {
+            warnings.push(warning);
         }
         resolve_value(slot, raw, stdin_used)
     };
@@ -348,6 +355,7 @@ fn parse_inner(
         }
     }
     inv.deferred = deferred;
+    inv.warnings = warnings;
     inv.args = from_args_flag;
     inv.args.extend(given);
     if let Some(unknown) = inv.args.keys().find(|k| find_slot(slots, k).is_none()) {
@@ -549,6 +557,27 @@ fn read_indirect(raw: &str, stdin_used: &mut bool, name: &str) -> Result<String,
     }
 }
 
+/// A warning when a content parameter is given, as literal text, exactly the name of a file
+/// that exists: agents write `--input=config.yaml` meaning the file, and the tool would
+/// otherwise succeed quietly on the eleven characters of its name.
+fn names_a_file(slot: &Slot, raw: &str) -> Option<String> {
+    if slot.source == Source::Literal
+        || raw.is_empty()
+        || raw == "-"
+        || raw.starts_with('@')
+        || raw.len() > 4096
+        || raw.contains(['\n', '\0'])
+        || !std::path::Path::new(raw).is_file()
+    {
+        return None;
+    }
+    let shown = crate::text::escape_control(&crate::text::preview(raw, 80));
+    Some(format!(
+        "--{} was taken as the text '{shown}', which is also the name of a file here; to read the file, pass --{}=@{shown}",
+        slot.name, slot.name
+    ))
+}
+
 fn resolve_value(slot: &Slot, raw: &str, stdin_used: &mut bool) -> Result<Value, Error> {
     let reads_stdin = matches!(slot.source, Source::FilesAndStdin | Source::Binary);
     if slot.source == Source::Literal || (raw == "-" && !reads_stdin) {
@@ -577,6 +606,30 @@ mod tests {
     fn parse_words(words: &[&str]) -> Result<Invocation, Error> {
         let tokens: Vec<String> = words.iter().map(|s| s.to_string()).collect();
         parse(&def(), &tokens)
+    }
+
+    #[test]
+    fn a_value_that_names_a_file_is_taken_as_text_with_a_warning() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("config.yaml");
+        std::fs::write(&file, "a: 1\n").unwrap();
+        let name = file.to_str().unwrap();
+        let inv = parse_words(&["--input", name]).unwrap();
+        assert_eq!(inv.args["input"], json!(name));
+        assert_eq!(inv.warnings.len(), 1, "{:?}", inv.warnings);
+        assert!(
+            inv.warnings[0].contains(&format!("--input=@{name}")),
+            "{}",
+            inv.warnings[0]
+        );
+        // Read as a file, a folder's name, a missing file: nothing to warn about.
+        let at = format!("@{name}");
+        let dir_name = dir.path().to_str().unwrap();
+        let missing = dir.path().join("absent.yaml");
+        for value in [at.as_str(), dir_name, missing.to_str().unwrap(), "plain text"] {
+            let inv = parse_words(&["--input", value]).unwrap();
+            assert!(inv.warnings.is_empty(), "{value}: {:?}", inv.warnings);
+        }
     }
 
     #[test]

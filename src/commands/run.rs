@@ -50,6 +50,10 @@ pub fn run(mode: Mode, tool: &str, tokens: &[String]) -> Result<ExitCode, Error>
         Some((param, _)) => crate::argv::parse_deferring(&def, tokens, param)?,
         None => crate::argv::parse(&def, tokens)?,
     };
+    let warnings = std::mem::take(&mut inv.warnings);
+    for w in &warnings {
+        eprintln!("warning: {w}");
+    }
     // A file for a tool that streams is read in pieces; stdin is read whole, as bytes too.
     if let Some(deferred) = inv.deferred.take() {
         let mut args = std::mem::take(&mut inv.args);
@@ -86,7 +90,10 @@ pub fn run(mode: Mode, tool: &str, tokens: &[String]) -> Result<ExitCode, Error>
     }
     let output_file = inv.output_file.as_deref().map(std::path::Path::new);
     let bounds = crate::exec::worker::Bounds::new(inv.timeout);
-    let result = crate::exec::worker::run(permit, &def, inv.args, output_file, bounds);
+    let mut result = crate::exec::worker::run(permit, &def, inv.args, output_file, bounds);
+    if let Some(metadata) = result.metadata.as_mut() {
+        metadata.warnings.extend(warnings);
+    }
     output::print_result(mode, &result);
     Ok(result
         .error_code()
