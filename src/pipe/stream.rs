@@ -353,7 +353,7 @@ fn stream(
     let cap = crate::limits::max_stream_output();
     let mut failure = None;
     let mut unreadable = None;
-    let mut utf8 = Utf8Check::default();
+    let mut utf8 = crate::text::Utf8Stream::default();
     let mut hasher = <sha2::Sha256 as sha2::Digest>::new();
     let written = crate::new_file::write(output, |file| {
         let mut out = io::BufWriter::with_capacity(PIECE, file);
@@ -389,7 +389,8 @@ fn stream(
                 return Err(io::Error::other("the output limit was reached"));
             }
             sha2::Digest::update(&mut hasher, &piece[..n]);
-            utf8.push(&piece[..n]);
+            // Not UTF-8 only makes the record say binary.
+            let _ = utf8.push(&piece[..n]);
             out.write_all(&piece[..n])?;
         }
         out.flush()
@@ -408,7 +409,7 @@ fn stream(
     let sha = hex::encode(sha2::Digest::finalize(hasher));
     Ok(Streamed {
         file: crate::exec::output_file_record(output, bytes, &sha),
-        utf8: utf8.finish(),
+        utf8: utf8.end().is_ok(),
         counts,
         failure: None,
     })
@@ -474,60 +475,9 @@ fn too_large(cap: u64, packed: u64) -> ToolError {
     ))
 }
 
-/// Whether bytes seen in pieces are UTF-8, with a character split across pieces carried over.
-#[derive(Default)]
-struct Utf8Check {
-    carry: Vec<u8>,
-    bad: bool,
-}
-
-impl Utf8Check {
-    fn push(&mut self, bytes: &[u8]) {
-        if self.bad {
-            return;
-        }
-        let joined;
-        let bytes = if self.carry.is_empty() {
-            bytes
-        } else {
-            joined = [std::mem::take(&mut self.carry).as_slice(), bytes].concat();
-            joined.as_slice()
-        };
-        match std::str::from_utf8(bytes) {
-            Ok(_) => {}
-            Err(e) if e.error_len().is_none() => {
-                self.carry.extend_from_slice(&bytes[e.valid_up_to()..]);
-            }
-            Err(_) => self.bad = true,
-        }
-    }
-
-    fn finish(self) -> bool {
-        !self.bad && self.carry.is_empty()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn utf8_check_carries_characters_across_pieces() {
-        let text = "añ€😀z".as_bytes();
-        for split in 0..=text.len() {
-            let mut c = Utf8Check::default();
-            c.push(&text[..split]);
-            c.push(&text[split..]);
-            assert!(c.finish(), "split at {split}");
-        }
-        for bad in [&[0xffu8][..], &[b'a', 0xe2, 0x82][..], &[0xc3, b'(']] {
-            let mut c = Utf8Check::default();
-            for b in bad {
-                c.push(std::slice::from_ref(b));
-            }
-            assert!(!c.finish(), "{bad:?}");
-        }
-    }
 
     #[test]
     fn base64_reader_decodes_in_small_reads_and_names_its_step() {

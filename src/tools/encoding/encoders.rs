@@ -1,6 +1,7 @@
 //! Text encoders: Base64 (RFC 4648), URL percent-encoding, HTML entities.
 
 use crate::ctp::{ToolError, ToolOutcome};
+use crate::text::Utf8Stream;
 use crate::tools::kit::args::{Args, decode_base64_param};
 use crate::tools::kit::b64;
 use crate::tools::kit::chunks::{Chunks, Stop};
@@ -46,13 +47,14 @@ pub fn plan_base64<'a>(args: &Args, input: Chunks<'a>) -> Result<Option<Plan<'a>
     if mode == "decode" {
         let (url_safe, (len, text)) = b64::decode_detecting(
             &input,
-            || (0u64, Utf8Check::default()),
+            || (0u64, Utf8Stream::default()),
             |(len, text), bytes| {
                 *len += bytes.len() as u64;
-                text.push(bytes);
+                // Not UTF-8 is an answer (the bytes are binary), not an error.
+                let _ = text.push(bytes);
             },
         )?;
-        let is_text = text.finish();
+        let is_text = text.end().is_ok();
         let (encoding, len) = if is_text {
             ("utf-8", len)
         } else {
@@ -156,51 +158,6 @@ fn fields(pairs: &[(&str, &str)]) -> Map<String, Value> {
         .iter()
         .map(|(k, v)| (k.to_string(), Value::String(v.to_string())))
         .collect()
-}
-
-/// Whether bytes seen in pieces form UTF-8 text, carrying a character cut between pieces.
-#[derive(Default)]
-struct Utf8Check {
-    carry: Vec<u8>,
-    bad: bool,
-}
-
-impl Utf8Check {
-    fn push(&mut self, mut bytes: &[u8]) {
-        if self.bad {
-            return;
-        }
-        if let Some(&lead) = self.carry.first() {
-            // Complete the character cut at the end of the previous piece.
-            let width = match lead {
-                0xf0.. => 4,
-                0xe0.. => 3,
-                _ => 2,
-            };
-            let need = (width - self.carry.len()).min(bytes.len());
-            self.carry.extend_from_slice(&bytes[..need]);
-            bytes = &bytes[need..];
-            if self.carry.len() < width {
-                return;
-            }
-            self.bad = std::str::from_utf8(&self.carry).is_err();
-            self.carry.clear();
-            if self.bad {
-                return;
-            }
-        }
-        match simdutf8::compat::from_utf8(bytes) {
-            Ok(_) => {}
-            Err(e) if e.error_len().is_none() => {
-                self.carry.extend_from_slice(&bytes[e.valid_up_to()..]);
-            }
-            Err(_) => self.bad = true,
-        }
-    }
-
-    fn finish(self) -> bool {
-        !self.bad && self.carry.is_empty()
-    }
 }
 
 /// RFC 3986 §2.3 unreserved characters are the only ones left as they are.

@@ -8,17 +8,21 @@
 //! in a tight loop), from checking UTF-8 a whole piece at a time, and from falling back to the
 //! byte-at-a-time states only for the token a piece boundary cuts.
 
+use crate::text::{NotUtf8, Utf8Stream};
 use crate::tools::json::emit::{AVX2, AVX512, SSE2, simd_level};
 use crate::tools::kit::depth::JSON_DEPTH;
 
 mod fast;
-mod utf8;
-
-pub(crate) use utf8::Utf8;
 
 /// The scanner met something the in-memory path refuses.
 #[derive(Debug)]
 pub(crate) struct Invalid;
+
+impl From<NotUtf8> for Invalid {
+    fn from(_: NotUtf8) -> Self {
+        Invalid
+    }
+}
 
 /// Where the scanner puts the output: counted on the first pass, written on the second.
 pub(crate) trait Sink {
@@ -98,7 +102,7 @@ pub(crate) struct Scanner {
     carry: [u8; 4],
     carry_len: u8,
     carry_need: u8,
-    utf8: Utf8,
+    utf8: Utf8Stream,
     lit: &'static [u8],
     lit_pos: usize,
     /// Where in the current piece the 64-byte block that `specials` describes starts
@@ -125,7 +129,7 @@ impl Scanner {
             carry: [0; 4],
             carry_len: 0,
             carry_need: 0,
-            utf8: Utf8::default(),
+            utf8: Utf8Stream::default(),
             lit: b"",
             lit_pos: 0,
             block: usize::MAX,
@@ -167,7 +171,7 @@ impl Scanner {
         // Bytes outside strings must be ASCII and the grammar refuses any that are not, so a
         // check of the whole piece leaves strings free to copy non-ASCII text unexamined.
         if self.utf8_check {
-            self.utf8.check(buf)?;
+            self.utf8.push(buf)?;
         }
         self.block = usize::MAX;
         let mut i = 0;

@@ -7,8 +7,9 @@
 //! `json::json_minifier` (`tests/json_stream.rs` and the differential test below compare them).
 
 use crate::ctp::ToolError;
+use crate::text::Utf8Stream;
 use crate::tools::json::emit::Emitter;
-use crate::tools::json::scan::{Invalid, Scanner, Sink, Utf8};
+use crate::tools::json::scan::{Invalid, Scanner, Sink};
 use crate::tools::json::sink::{Count, Writer};
 use crate::tools::kit::args::Args;
 use crate::tools::kit::budget;
@@ -110,11 +111,11 @@ fn run<S: Sink>(
 ) -> Result<(), Stop> {
     // The UTF-8 check runs on the thread that reads the file ahead of the scan.
     let mut scanner = Scanner::new(style.unit.is_some(), style.ascii, false);
-    let mut utf8 = Utf8::default();
+    let mut utf8 = Utf8Stream::default();
     let invalid = |_: Invalid| Stop::Tool(ToolError::invalid("invalid JSON"));
     input.each_ahead(
         |piece| match utf8_check {
-            true => utf8.check(piece).map_err(invalid),
+            true => utf8.push(piece).map_err(|e| invalid(e.into())),
             false => Ok(()),
         },
         |piece| {
@@ -122,7 +123,7 @@ fn run<S: Sink>(
             scanner.feed(piece, sink).map_err(invalid)
         },
     )?;
-    utf8.end().map_err(invalid)?;
+    utf8.end().map_err(|e| invalid(e.into()))?;
     scanner.end().map_err(invalid)
 }
 
