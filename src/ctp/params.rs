@@ -222,7 +222,7 @@ fn check_constraints(param: &Parameter, value: &Value) -> Result<(), ToolError> 
         && !param.option_values().any(|o| o == s)
     {
         let allowed: Vec<&str> = param.option_values().collect();
-        let hint = crate::suggest::did_you_mean(s, allowed.iter().copied())
+        let hint = crate::suggest::closest_option(s, &allowed)
             .map(|h| format!(" (did you mean '{h}'?)"))
             .unwrap_or_default();
         return Err(violation(
