@@ -326,8 +326,11 @@ fn parse_inner(
                 let value = match (slot, inline) {
                     (Some(s), Some(v)) => value_of(s, &v, &mut stdin_used)?,
                     (Some(s), None) if s.flag => {
+                        // `--flag ''` is the default, as `''` is for every other parameter.
                         match tokens.get(i).filter(|t| {
-                            t.eq_ignore_ascii_case("true") || t.eq_ignore_ascii_case("false")
+                            t.is_empty()
+                                || t.eq_ignore_ascii_case("true")
+                                || t.eq_ignore_ascii_case("false")
                         }) {
                             Some(t) => {
                                 i += 1;
@@ -606,6 +609,18 @@ mod tests {
     fn parse_words(words: &[&str]) -> Result<Invocation, Error> {
         let tokens: Vec<String> = words.iter().map(|s| s.to_string()).collect();
         parse(&def(), &tokens)
+    }
+
+    #[test]
+    fn an_empty_value_after_a_flag_is_its_default_not_a_stray_argument() {
+        let def = crate::catalogue::get("uuid-generator").unwrap();
+        let words: Vec<String> = ["--uppercase", "", "--version", ""]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let inv = parse(&def, &words).unwrap();
+        assert_eq!(inv.args["uppercase"], json!(""));
+        assert_eq!(inv.args["version"], json!(""));
     }
 
     #[test]

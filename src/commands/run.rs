@@ -187,7 +187,8 @@ fn print_help(def: &ToolDefinition) {
     crate::outln!("{}\n", def.description);
     crate::outln!("Usage: {}\n", crate::cmp::mapping::command(def));
     crate::outln!("Parameters:");
-    for p in &def.parameters {
+    let slots = crate::argv::slots_for_definition(def);
+    for (p, slot) in def.parameters.iter().zip(&slots) {
         let mut line = format!("  --{} <{}>", p.name, p.kind.as_str());
         if p.required {
             line.push_str(" (required)");
@@ -202,9 +203,27 @@ fn print_help(def: &ToolDefinition) {
         if let Some(d) = &p.default_value {
             crate::outln!("      default: {d}");
         }
+        // Each parameter says what it reads: only content parameters take a file or stdin.
+        let reads = match slot.source {
+            crate::argv::Source::Literal => None,
+            crate::argv::Source::Files => Some("@path reads a file"),
+            crate::argv::Source::FilesAndStdin => Some("@path reads a file, - reads stdin"),
+            crate::argv::Source::Binary => Some("@path reads a file's bytes, - reads stdin"),
+        };
+        if let Some(reads) = reads {
+            crate::outln!("      {reads}");
+        }
     }
+    let any_file = slots
+        .iter()
+        .any(|s| s.source != crate::argv::Source::Literal);
     crate::outln!(
-        "\nValues: @path reads a file, - reads stdin, @@x is the literal @x.\n\n{}",
+        "\n{}{}",
+        if any_file {
+            "Values: '' gives a parameter its default; @@x is the literal @x.\n\n"
+        } else {
+            "Values: '' gives a parameter its default.\n\n"
+        },
         crate::cli::RUN_FLAGS_HELP
     );
 }
