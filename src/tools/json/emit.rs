@@ -1,11 +1,12 @@
 //! The streaming JSON tools' second pass (json-formatter, json-minifier): it re-emits input the
 //! first pass (`json_scan`) already found valid, so it looks only at the bytes that change the
 //! output. Each 64-byte block becomes bit masks (quotes, backslashes, whitespace, brackets,
-//! commas and colons; SSE2, part of every x86-64 CPU), a prefix XOR of the unescaped quotes says
+//! commas and colons; `simd::classify` at the widest level the CPU has), a prefix XOR of the unescaped quotes says
 //! which bytes lie inside strings, and the bytes in between the marked ones are copied whole.
 //! It writes the same bytes as the scanner with [`Writer`] (`json_stream` tests compare them).
 
 use crate::tools::json::scan::Invalid;
+use crate::tools::json::simd::{self, AVX2, AVX512, SCALAR, SSE2};
 use crate::tools::json::sink::{Out, Writer};
 
 const BOM: &[u8; 3] = b"\xef\xbb\xbf";
@@ -24,45 +25,8 @@ pub(crate) struct Emitter {
     escape: bool,
     /// Bytes of a leading byte order mark skipped so far; 3 once past the start.
     bom: u8,
-    /// The widest of [`SSE2`], [`AVX2`] and [`AVX512`] the CPU has.
+    /// The widest level of SIMD instructions the CPU has ([`simd::detect`]).
     simd: u8,
-}
-
-/// The instructions [`classify`] works with: SSE2 is part of every x86-64 CPU; the loop is
-/// compiled once more for each wider kind and the one to run chosen when the pass starts.
-/// With AVX-512 a block is classified by ten compares of all 64 bytes, each straight into a
-/// bit mask; the SSE2 classification, four times as many instructions, was a fifth of the pass.
-pub(crate) const SSE2: u8 = 0;
-pub(crate) const AVX2: u8 = 1;
-pub(crate) const AVX512: u8 = 2;
-
-/// The widest kind of SIMD instructions this CPU runs.
-pub(crate) fn simd_level() -> u8 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::is_x86_feature_detected as has;
-        // Every feature the wider loops are compiled with must be there, not only the vector
-        // width: a virtual machine may offer AVX2 and hide BMI2.
-        let base = has!("avx2") && has!("bmi1") && has!("bmi2") && has!("lzcnt") && has!("popcnt");
-        if base && has!("avx512f") && has!("avx512bw") {
-            return AVX512;
-        }
-        if base {
-            return AVX2;
-        }
-    }
-    SSE2
-}
-
-/// One 64-byte block's bytes of each kind, bit `i` for byte `i`.
-#[derive(Debug, PartialEq, Eq, Clone, Copy)]
-pub(crate) struct Masks {
-    pub quote: u64,
-    pub backslash: u64,
-    /// Space, tab, line feed, carriage return.
-    pub space: u64,
-    /// `{`, `}`, `[`, `]`, `,` and `:`.
-    pub structural: u64,
 }
 
 /// Writes the line break a pretty output owes before its next token or string (the first
@@ -85,7 +49,17 @@ impl Emitter {
             in_string: false,
             escape: false,
             bom: 0,
-            simd: simd_level(),
+            simd: simd::detect(),
+        }
+    }
+
+    /// The same emitter at SIMD `level`, or the portable level in its place where this CPU
+    /// lacks it ([`simd::forced`]).
+    #[cfg(test)]
+    pub(crate) fn with_simd(self, level: u8) -> Self {
+        Emitter {
+            simd: simd::forced(level),
+            ..self
         }
     }
 
@@ -106,13 +80,16 @@ impl Emitter {
         let buf = &buf[from..];
         let mut out = w.lend();
         let fed = match self.simd {
-            // SAFETY: `simd_level` found the CPU to have these instructions.
+            // SAFETY: `simd::detect` found the CPU to have these instructions (or a test forced
+            // a level only where it does, `simd::forced`).
             #[cfg(target_arch = "x86_64")]
             AVX512 => unsafe { self.blocks_avx512(buf, &mut out, w) },
             // SAFETY: as above.
             #[cfg(target_arch = "x86_64")]
             AVX2 => unsafe { self.blocks_avx2(buf, &mut out, w) },
-            _ => self.kinds::<SSE2>(buf, &mut out, w),
+            #[cfg(target_arch = "x86_64")]
+            SSE2 => self.kinds::<SSE2>(buf, &mut out, w),
+            _ => self.kinds::<SCALAR>(buf, &mut out, w),
         };
         w.give_back(out);
         fed
@@ -165,11 +142,11 @@ impl Emitter {
         while at < n {
             let len = (n - at).min(64);
             let masks = match <&[u8; 64]>::try_from(&buf[at..at + len]) {
-                Ok(block) => classify_with::<SIMD>(block),
+                Ok(block) => simd::classify::<SIMD>(block),
                 Err(_) => {
                     let mut pad = [0u8; 64];
                     pad[..len].copy_from_slice(&buf[at..]);
-                    classify_with::<SIMD>(&pad)
+                    simd::classify::<SIMD>(&pad)
                 }
             };
             let escaped = self.escaped_bits(masks.backslash, len);
@@ -321,213 +298,11 @@ fn prefix_xor(mut x: u64) -> u64 {
     x
 }
 
-/// The masks of one block with the SSE2 baseline (tests check the other kinds against it).
-#[cfg(test)]
-pub(crate) fn classify(block: &[u8; 64]) -> Masks {
-    classify_with::<SSE2>(block)
-}
-
-/// The masks of one block with the `SIMD` instructions; inlined only into code compiled for
-/// them (the `SIMD` variants of [`Emitter::blocks`]), or called after [`simd_level`] said so.
-#[inline(always)]
-pub(crate) fn classify_with<const SIMD: u8>(block: &[u8; 64]) -> Masks {
-    #[cfg(target_arch = "x86_64")]
-    {
-        match SIMD {
-            // SAFETY: only run where the CPU has AVX-512BW (see above).
-            AVX512 => unsafe { classify_avx512(block) },
-            // SAFETY: only run where the CPU has AVX2.
-            AVX2 => unsafe { classify_avx2(block) },
-            _ => classify_sse2(block),
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    classify_scalar(block)
-}
-
-/// [`classify_sse2`] 64 bytes at a time; each compare gives its bit mask directly.
-///
-/// # Safety
-/// The CPU must have AVX-512F and AVX-512BW.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-unsafe fn classify_avx512(block: &[u8; 64]) -> Masks {
-    use std::arch::x86_64::{
-        __m512i, _mm512_cmpeq_epi8_mask, _mm512_loadu_si512, _mm512_or_si512, _mm512_set1_epi8,
-    };
-    // SAFETY: the caller vouches for the instructions; the load reads the block's 64 bytes.
-    unsafe {
-        let x = _mm512_loadu_si512(block.as_ptr().cast::<__m512i>());
-        let eq = |v: __m512i, c: u8| _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(c as i8));
-        // `[` and `{`, `]` and `}` differ only in bit 0x20.
-        let lower = _mm512_or_si512(x, _mm512_set1_epi8(0x20));
-        Masks {
-            quote: eq(x, b'"'),
-            backslash: eq(x, b'\\'),
-            space: eq(x, b' ') | eq(x, b'\n') | eq(x, b'\r') | eq(x, b'\t'),
-            structural: eq(lower, b'{') | eq(lower, b'}') | eq(x, b',') | eq(x, b':'),
-        }
-    }
-}
-
-/// [`classify_sse2`] 32 bytes at a time.
-///
-/// # Safety
-/// The CPU must have AVX2.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-unsafe fn classify_avx2(block: &[u8; 64]) -> Masks {
-    use std::arch::x86_64::{
-        __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256,
-        _mm256_set1_epi8,
-    };
-    let mut m = Masks {
-        quote: 0,
-        backslash: 0,
-        space: 0,
-        structural: 0,
-    };
-    for (k, part) in block.chunks_exact(32).enumerate() {
-        // SAFETY: the caller vouches for AVX2, and the load reads the 32 bytes of `part`.
-        let [quote, backslash, space, structural] = unsafe {
-            let x = _mm256_loadu_si256(part.as_ptr().cast::<__m256i>());
-            let eq = |v: __m256i, c: u8| _mm256_cmpeq_epi8(v, _mm256_set1_epi8(c as i8));
-            let bits = |v: __m256i| u64::from(_mm256_movemask_epi8(v) as u32);
-            let space = _mm256_or_si256(
-                _mm256_or_si256(eq(x, b' '), eq(x, b'\n')),
-                _mm256_or_si256(eq(x, b'\r'), eq(x, b'\t')),
-            );
-            let lower = _mm256_or_si256(x, _mm256_set1_epi8(0x20));
-            let structural = _mm256_or_si256(
-                _mm256_or_si256(eq(lower, b'{'), eq(lower, b'}')),
-                _mm256_or_si256(eq(x, b','), eq(x, b':')),
-            );
-            [
-                bits(eq(x, b'"')),
-                bits(eq(x, b'\\')),
-                bits(space),
-                bits(structural),
-            ]
-        };
-        let shift = 32 * k;
-        m.quote |= quote << shift;
-        m.backslash |= backslash << shift;
-        m.space |= space << shift;
-        m.structural |= structural << shift;
-    }
-    m
-}
-
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-pub(crate) fn classify_sse2(block: &[u8; 64]) -> Masks {
-    use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-    };
-    let mut m = Masks {
-        quote: 0,
-        backslash: 0,
-        space: 0,
-        structural: 0,
-    };
-    for (k, part) in block.chunks_exact(16).enumerate() {
-        // SAFETY: SSE2 is part of x86-64, and the load reads the 16 bytes of `part`.
-        let [quote, backslash, space, structural] = unsafe {
-            let x = _mm_loadu_si128(part.as_ptr().cast::<__m128i>());
-            let eq = |c: u8| _mm_cmpeq_epi8(x, _mm_set1_epi8(c as i8));
-            let bits = |v: __m128i| u64::from(_mm_movemask_epi8(v) as u16);
-            let space = _mm_or_si128(
-                _mm_or_si128(eq(b' '), eq(b'\n')),
-                _mm_or_si128(eq(b'\r'), eq(b'\t')),
-            );
-            // `[` and `{`, `]` and `}` differ only in bit 0x20.
-            let lower = _mm_or_si128(x, _mm_set1_epi8(0x20));
-            let brackets = _mm_or_si128(
-                _mm_cmpeq_epi8(lower, _mm_set1_epi8(b'{' as i8)),
-                _mm_cmpeq_epi8(lower, _mm_set1_epi8(b'}' as i8)),
-            );
-            let structural = _mm_or_si128(brackets, _mm_or_si128(eq(b','), eq(b':')));
-            [
-                bits(eq(b'"')),
-                bits(eq(b'\\')),
-                bits(space),
-                bits(structural),
-            ]
-        };
-        let shift = 16 * k;
-        m.quote |= quote << shift;
-        m.backslash |= backslash << shift;
-        m.space |= space << shift;
-        m.structural |= structural << shift;
-    }
-    m
-}
-
-/// [`classify`] a byte at a time, for any CPU (and to check the SSE2 one against).
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-pub(crate) fn classify_scalar(block: &[u8; 64]) -> Masks {
-    let mut m = Masks {
-        quote: 0,
-        backslash: 0,
-        space: 0,
-        structural: 0,
-    };
-    for (i, &b) in block.iter().enumerate() {
-        let bit = 1u64 << i;
-        match b {
-            b'"' => m.quote |= bit,
-            b'\\' => m.backslash |= bit,
-            b' ' | b'\n' | b'\r' | b'\t' => m.space |= bit,
-            b'{' | b'}' | b'[' | b']' | b',' | b':' => m.structural |= bit,
-            _ => {}
-        }
-    }
-    m
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::tools::json::scan::Scanner;
     use crate::tools::json::stream::tests::Rng;
-
-    #[test]
-    fn sse2_and_byte_by_byte_masks_agree_on_random_blocks() {
-        let alphabet = b"\"\\ \n\r\t{}[],:a0\x00\x7f\x80\xff;<Z{[";
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-        for _ in 0..20_000 {
-            let block = rng.block(alphabet, 3);
-            assert_eq!(classify(&block), classify_scalar(&block), "{block:?}");
-            #[cfg(target_arch = "x86_64")]
-            {
-                let level = simd_level();
-                if level >= AVX2 {
-                    // SAFETY: the CPU has AVX2.
-                    let wide = unsafe { classify_avx2(&block) };
-                    assert_eq!(wide, classify_scalar(&block), "AVX2 {block:?}");
-                }
-                if level >= AVX512 {
-                    // SAFETY: the CPU has AVX-512BW.
-                    let wide = unsafe { classify_avx512(&block) };
-                    assert_eq!(wide, classify_scalar(&block), "AVX-512 {block:?}");
-                }
-            }
-        }
-        let mut block = [b'x'; 64];
-        block[0] = b'"';
-        block[15] = b'\\';
-        block[16] = b'[';
-        block[63] = b'\t';
-        assert_eq!(
-            classify(&block),
-            Masks {
-                quote: 1,
-                backslash: 1 << 15,
-                space: 1 << 63,
-                structural: 1 << 16,
-            }
-        );
-    }
 
     #[test]
     fn backslashes_escape_across_blocks_as_a_byte_by_byte_walk_says() {
@@ -568,15 +343,14 @@ mod tests {
         }
     }
 
-    /// What the emitter writes for `doc` in pieces of `chunk` bytes, the same with each kind
-    /// of SIMD instructions this CPU has.
+    /// What the emitter writes for `doc` in pieces of `chunk` bytes, the same at every level
+    /// of SIMD instructions (forced, `simd::forced`).
     fn emitted(doc: &[u8], unit: Option<&[u8]>, escaped: bool, chunk: usize) -> Vec<u8> {
-        let outs: Vec<Vec<u8>> = (SSE2..=simd_level())
-            .map(|simd| {
+        let outs: Vec<Vec<u8>> = simd::LEVELS
+            .map(|level| {
                 let mut out = Vec::new();
                 let mut w = Writer::new(&mut out, unit, escaped);
-                let mut e = Emitter::new(unit.is_some(), escaped);
-                e.simd = simd;
+                let mut e = Emitter::new(unit.is_some(), escaped).with_simd(level);
                 for piece in doc.chunks(chunk) {
                     e.feed(piece, &mut w).expect("emit");
                 }
@@ -584,22 +358,36 @@ mod tests {
                 w.flush().expect("flush");
                 out
             })
-            .collect();
-        for (simd, out) in outs.iter().enumerate() {
-            assert!(*out == outs[0], "SIMD level {simd} differs from SSE2");
+            .into();
+        for (level, out) in simd::LEVELS.iter().zip(&outs) {
+            assert!(
+                *out == outs[0],
+                "{} differs from scalar",
+                simd::name(*level)
+            );
         }
         outs.into_iter().next().unwrap_or_default()
     }
 
-    /// What the validating scanner writes for `doc`, whole.
+    /// What the validating scanner writes for `doc`, whole, the same at every level.
     fn scanned(doc: &[u8], unit: Option<&[u8]>, escaped: bool) -> Vec<u8> {
-        let mut out = Vec::new();
-        let mut w = Writer::new(&mut out, unit, escaped);
-        let mut s = Scanner::new(unit.is_some(), false, true);
-        s.feed(doc, &mut w).expect("valid");
-        s.end().expect("valid end");
-        w.flush().expect("flush");
-        out
+        let outs = simd::LEVELS.map(|level| {
+            let mut out = Vec::new();
+            let mut w = Writer::new(&mut out, unit, escaped);
+            let mut s = Scanner::new(unit.is_some(), false, true).with_simd(level);
+            s.feed(doc, &mut w).expect("valid");
+            s.end().expect("valid end");
+            w.flush().expect("flush");
+            out
+        });
+        for (level, out) in simd::LEVELS.iter().zip(&outs) {
+            assert!(
+                *out == outs[0],
+                "{} differs from scalar",
+                simd::name(*level)
+            );
+        }
+        outs.into_iter().next().unwrap_or_default()
     }
 
     #[test]

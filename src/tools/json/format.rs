@@ -1,16 +1,20 @@
 //! JSON formatter and minifier, plus the literal-preserving JSON reader the converters share.
 //!
-//! serde_json validates (streaming, into `IgnoredAny`, so nothing is built); the output is then
-//! produced by one pass over the validated text that copies string and number tokens verbatim
-//! and only rewrites the whitespace between them. Number literals such as `1.0`, `1e3` or
-//! `12345678901234567890123` and string escapes therefore come out exactly as written.
+//! Both tools run their streaming plan (`json::stream`) on the text in memory as over a file:
+//! one formatter, which copies string and number tokens verbatim and only rewrites the
+//! whitespace between them, so number literals such as `1.0`, `1e3` or
+//! `12345678901234567890123` and string escapes come out exactly as written. Sorted keys and
+//! input the plan refuses take [`whole`]: serde_json validates (into `IgnoredAny`, so nothing is
+//! built) and names the error, and the literal-preserving tree is written back.
 
 use crate::ctp::{ToolError, ToolOutcome};
 use crate::tools::json::stream::{plan_format, plan_minify};
 use crate::tools::kit::args::Args;
 use crate::tools::kit::budget::{self, Capped, Tally};
+use crate::tools::kit::chunks::Chunks;
 use crate::tools::kit::data::with_output;
 use crate::tools::kit::depth::{self, JSON_DEPTH};
+use crate::tools::kit::plan::{run_in_memory, stop_error};
 use crate::tools::kit::tool::{Stream, Tool};
 use serde::Deserialize;
 use serde_json::json;
@@ -28,42 +32,57 @@ pub const TOOLS: &[Tool] = &[
     }),
 ];
 
+/// json-formatter: the streaming plan run in memory (`kit::plan::run_in_memory`), so a call
+/// with the text and one over a `@path` file are one formatter; [`whole`] where the plan
+/// declines.
 pub(crate) fn json_formatter(args: &Args) -> ToolOutcome {
-    let src = validate(args.str("input")?)?;
+    let input = args.str("input")?;
+    if let Some(plan) = plan_format(args, Chunks::text(input)).map_err(stop_error)? {
+        return run_in_memory(plan);
+    }
     let unit = match args.str("indent")? {
         "4" => "    ",
         "8" => "        ",
         "tab" => "\t",
         _ => "  ",
     };
-    let capacity = src.len() + src.len() / 2 + 16;
-    let output = rewrite(src, Some(unit), args, capacity)?;
+    let output = whole(
+        input,
+        Some(unit),
+        args.flag("ensureAscii"),
+        args.flag("sortKeys"),
+    )?;
     Ok(with_output(output, serde_json::Value::Null))
 }
 
+/// json-minifier, as [`json_formatter`].
 pub(crate) fn json_minifier(args: &Args) -> ToolOutcome {
     let input = args.str("input")?;
-    let src = validate(input)?;
-    let output = rewrite(src, None, args, src.len())?;
+    if let Some(plan) = plan_minify(args, Chunks::text(input)).map_err(stop_error)? {
+        return run_in_memory(plan);
+    }
+    let output = whole(input, None, args.flag("ensureAscii"), args.flag("sortKeys"))?;
     let sizes = json!({ "originalSize": input.len(), "minifiedSize": output.len() });
     Ok(with_output(output, sizes))
 }
 
-/// Re-emits validated JSON with the given indentation unit (`None` = minified).
-fn rewrite(
-    src: &str,
+/// The formatter over the whole document, for what the streaming plan declines: sorted keys,
+/// which need the tree, and input it refused, which serde_json reads to say what is wrong and
+/// where. Also the reference the plan's tests compare it with.
+pub(crate) fn whole(
+    input: &str,
     unit: Option<&str>,
-    args: &Args,
-    capacity: usize,
+    ascii: bool,
+    sort: bool,
 ) -> Result<String, ToolError> {
-    let mut e = Emitter::new(unit, args.flag("ensureAscii"), capacity);
-    if args.flag("sortKeys") {
-        let mut tree = build_tree(src)?;
+    let src = validate(input)?;
+    let mut tree = build_tree(src)?;
+    if sort {
         sort_keys(&mut tree);
-        e.node(&tree);
-    } else {
-        e.tokens(Lexer::new(src))?;
     }
+    let capacity = src.len() + unit.map_or(0, |_| src.len() / 2 + 16);
+    let mut e = Emitter::new(unit, ascii, capacity);
+    e.node(&tree);
     e.finish().ok_or_else(formatted_too_large)
 }
 
@@ -501,38 +520,6 @@ impl<'u> Emitter<'u> {
                 }
             }
         }
-    }
-
-    /// Streams validated JSON through, refusing more than [`JSON_DEPTH`] levels as the tree
-    /// tools do, and stopping at the output ceiling.
-    fn tokens(&mut self, mut lx: Lexer<'_>) -> Result<(), ToolError> {
-        while let Some(t) = lx.next() {
-            match t {
-                Tok::Open(c) => {
-                    if self.depth >= JSON_DEPTH {
-                        return Err(too_deep(&lx));
-                    }
-                    // Peeking by copy: the lexer is two words.
-                    let mut ahead = lx;
-                    if let Some(Tok::Close(close)) = ahead.next() {
-                        lx = ahead;
-                        self.out.push(c as char);
-                        self.out.push(close as char);
-                    } else {
-                        self.open(c);
-                    }
-                }
-                Tok::Close(c) => self.close(c),
-                Tok::Comma => self.comma(),
-                Tok::Colon => self.colon(),
-                Tok::Str(s) => self.string(s),
-                Tok::Lit(s) => self.out.push_str(s),
-            }
-            if self.over() {
-                break;
-            }
-        }
-        Ok(())
     }
 
     pub(crate) fn node(&mut self, node: &Node<'_>) {

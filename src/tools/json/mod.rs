@@ -6,6 +6,7 @@ pub(super) mod format;
 pub(super) mod jq;
 pub(super) mod query;
 pub(super) mod scan;
+pub(super) mod simd;
 pub(super) mod sink;
 pub(super) mod stream;
 

@@ -9,7 +9,7 @@
 //! byte-at-a-time states only for the token a piece boundary cuts.
 
 use crate::text::{NotUtf8, Utf8Stream};
-use crate::tools::json::emit::{AVX2, AVX512, SSE2, simd_level};
+use crate::tools::json::simd::{self, AVX2, AVX512, SCALAR, SSE2, special_bits};
 use crate::tools::kit::depth::JSON_DEPTH;
 
 mod fast;
@@ -110,7 +110,7 @@ pub(crate) struct Scanner {
     block: usize,
     /// Bit `k` set when byte `block + k` is one a string cannot simply copy ([`next_special`]).
     specials: u64,
-    /// The widest SIMD instructions the CPU has (see `json_emit::simd_level`).
+    /// The widest level of SIMD instructions the CPU has ([`simd::detect`]).
     simd: u8,
 }
 
@@ -134,20 +134,33 @@ impl Scanner {
             lit_pos: 0,
             block: usize::MAX,
             specials: 0,
-            simd: simd_level(),
+            simd: simd::detect(),
+        }
+    }
+
+    /// The same scanner at SIMD `level`, or the portable level in its place where this CPU
+    /// lacks it ([`simd::forced`]).
+    #[cfg(test)]
+    pub(crate) fn with_simd(self, level: u8) -> Self {
+        Scanner {
+            simd: simd::forced(level),
+            ..self
         }
     }
 
     /// Scans the next piece of the input.
     pub(crate) fn feed<S: Sink>(&mut self, buf: &[u8], s: &mut S) -> Result<(), Invalid> {
         match self.simd {
-            // SAFETY: `simd_level` found the CPU to have these instructions.
+            // SAFETY: `simd::detect` found the CPU to have these instructions (or a test forced
+            // a level only where it does, `simd::forced`).
             #[cfg(target_arch = "x86_64")]
             AVX512 => unsafe { self.feed_avx512(buf, s) },
             // SAFETY: as above.
             #[cfg(target_arch = "x86_64")]
             AVX2 => unsafe { self.feed_avx2(buf, s) },
-            _ => self.feed_with::<S, SSE2>(buf, s),
+            #[cfg(target_arch = "x86_64")]
+            SSE2 => self.feed_with::<S, SSE2>(buf, s),
+            _ => self.feed_with::<S, SCALAR>(buf, s),
         }
     }
 
@@ -406,7 +419,7 @@ impl Scanner {
         let mut base = at & !63;
         if base != self.block {
             let Some(block) = buf.get(base..base + 64) else {
-                return at + next_special(&buf[at..], self.ascii);
+                return at + simd::next_special(&buf[at..], self.ascii);
             };
             self.specials = special_bits::<SIMD>(block, self.ascii);
             self.block = base;
@@ -418,7 +431,7 @@ impl Scanner {
         loop {
             base += 64;
             let Some(block) = buf.get(base..base + 64) else {
-                return base + next_special(&buf[base..], self.ascii);
+                return base + simd::next_special(&buf[base..], self.ascii);
             };
             let bits = special_bits::<SIMD>(block, self.ascii);
             if bits != 0 {
@@ -519,7 +532,7 @@ impl Scanner {
         }
         let mut run = i;
         while i < n {
-            i += next_special(&buf[i..], self.ascii);
+            i += simd::next_special(&buf[i..], self.ascii);
             let Some(&b) = buf.get(i) else {
                 break;
             };
@@ -665,160 +678,4 @@ pub(crate) fn digit_run(bytes: &[u8]) -> usize {
         .iter()
         .take_while(|b| b.is_ascii_digit())
         .count()
-}
-
-/// Where the first byte a string cannot simply copy is (`"`, `\`, a control character, and
-/// with `ascii` a non-ASCII byte), or the length of `bytes`: sixteen bytes at a time with SSE2
-/// (part of every x86-64 CPU), the rest eight at a time.
-#[inline(always)]
-pub(crate) fn next_special(bytes: &[u8], ascii: bool) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    {
-        let mut at = 0;
-        while let Some(block) = bytes.get(at..at + 16) {
-            let flags = special16(block, ascii);
-            if flags != 0 {
-                return at + flags.trailing_zeros() as usize;
-            }
-            at += 16;
-        }
-        at + next_special_swar(&bytes[at..], ascii)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    next_special_swar(bytes, ascii)
-}
-
-/// The bytes of the first 16 of `part` that [`next_special`] stops at, bit `k` for byte `k`
-/// (SSE2, part of x86-64).
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn special16(part: &[u8], ascii: bool) -> u32 {
-    use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
-        _mm_set1_epi8,
-    };
-    assert!(part.len() >= 16);
-    // SAFETY: SSE2 is part of x86-64, and the load reads 16 bytes of `part`, which holds them.
-    unsafe {
-        let x = _mm_loadu_si128(part.as_ptr().cast::<__m128i>());
-        let quote = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'"' as i8));
-        let slash = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'\\' as i8));
-        // Below 0x20 exactly when min(x, 0x1f) is x (unsigned).
-        let control = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x1f)), x);
-        let found = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, slash), control));
-        // The high bit of each byte: non-ASCII.
-        let high = if ascii { _mm_movemask_epi8(x) } else { 0 };
-        (found | high) as u32
-    }
-}
-
-/// The bytes of a 64-byte `block` that [`next_special`] stops at, bit `k` for byte `k`, with
-/// the `SIMD` instructions (only in code compiled for them, see [`Scanner::feed`]).
-#[inline(always)]
-pub(crate) fn special_bits<const SIMD: u8>(block: &[u8], ascii: bool) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if let Some(block) = block.first_chunk::<64>() {
-            match SIMD {
-                // SAFETY: only run where the CPU has AVX-512BW.
-                AVX512 => return unsafe { special_bits_avx512(block, ascii) },
-                // SAFETY: only run where the CPU has AVX2.
-                AVX2 => return unsafe { special_bits_avx2(block, ascii) },
-                _ => {}
-            }
-        }
-        let mut bits = 0u64;
-        for (k, part) in block.chunks_exact(16).take(4).enumerate() {
-            bits |= u64::from(special16(part, ascii) as u16) << (16 * k);
-        }
-        bits
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    block.iter().take(64).enumerate().fold(0, |bits, (k, &b)| {
-        let stop = b < 0x20 || b == b'"' || b == b'\\' || (ascii && b >= 0x80);
-        bits | u64::from(stop) << k
-    })
-}
-
-/// [`special_bits`] with AVX-512: each test of all 64 bytes gives its mask directly.
-///
-/// # Safety
-/// The CPU must have AVX-512F and AVX-512BW.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-unsafe fn special_bits_avx512(block: &[u8; 64], ascii: bool) -> u64 {
-    use std::arch::x86_64::{
-        __m512i, _mm512_cmpeq_epi8_mask, _mm512_cmplt_epu8_mask, _mm512_loadu_si512,
-        _mm512_movepi8_mask, _mm512_set1_epi8,
-    };
-    // SAFETY: the caller vouches for the instructions; the load reads the block's 64 bytes.
-    unsafe {
-        let x = _mm512_loadu_si512(block.as_ptr().cast::<__m512i>());
-        let eq = |c: u8| _mm512_cmpeq_epi8_mask(x, _mm512_set1_epi8(c as i8));
-        let control = _mm512_cmplt_epu8_mask(x, _mm512_set1_epi8(0x20));
-        // The high bit of each byte: non-ASCII.
-        let high = if ascii { _mm512_movepi8_mask(x) } else { 0 };
-        eq(b'"') | eq(b'\\') | control | high
-    }
-}
-
-/// [`special_bits`] with AVX2, 32 bytes at a time.
-///
-/// # Safety
-/// The CPU must have AVX2.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-unsafe fn special_bits_avx2(block: &[u8; 64], ascii: bool) -> u64 {
-    use std::arch::x86_64::{
-        __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_min_epu8, _mm256_movemask_epi8,
-        _mm256_or_si256, _mm256_set1_epi8,
-    };
-    let mut bits = 0u64;
-    for (k, part) in block.chunks_exact(32).enumerate() {
-        // SAFETY: the caller vouches for AVX2, and the load reads the 32 bytes of `part`.
-        let found = unsafe {
-            let x = _mm256_loadu_si256(part.as_ptr().cast::<__m256i>());
-            let eq = |c: u8| _mm256_cmpeq_epi8(x, _mm256_set1_epi8(c as i8));
-            // Below 0x20 exactly when min(x, 0x1f) is x (unsigned).
-            let control = _mm256_cmpeq_epi8(_mm256_min_epu8(x, _mm256_set1_epi8(0x1f)), x);
-            let found = _mm256_movemask_epi8(_mm256_or_si256(
-                _mm256_or_si256(eq(b'"'), eq(b'\\')),
-                control,
-            ));
-            let high = if ascii { _mm256_movemask_epi8(x) } else { 0 };
-            (found | high) as u32
-        };
-        bits |= u64::from(found) << (32 * k);
-    }
-    bits
-}
-
-/// [`next_special`] eight bytes at a time in a `u64` (SWAR), for any CPU.
-#[inline(always)]
-pub(crate) fn next_special_swar(bytes: &[u8], ascii: bool) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let non_ascii = if ascii { HIGH } else { 0 };
-    let mut at = 0;
-    let mut words = bytes.chunks_exact(8);
-    for word in &mut words {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(word);
-        let x = u64::from_le_bytes(w);
-        // A byte's high bit is set in `flags` when it is below 0x20, `"` or `\` (borrows can
-        // flag bytes above a real match, never below one), or non-ASCII when that counts.
-        let below = |x: u64, k: u64| x.wrapping_sub(ONES * k) & !x;
-        let quote = x ^ (ONES * u64::from(b'"'));
-        let slash = x ^ (ONES * u64::from(b'\\'));
-        let flags = (below(x, 0x20) | below(quote, 1) | below(slash, 1) | (x & non_ascii)) & HIGH;
-        if flags != 0 {
-            return at + (flags.trailing_zeros() / 8) as usize;
-        }
-        at += 8;
-    }
-    at + words
-        .remainder()
-        .iter()
-        .position(|&b| b < 0x20 || b == b'"' || b == b'\\' || (ascii && b >= 0x80))
-        .unwrap_or(words.remainder().len())
 }

@@ -1,10 +1,12 @@
-//! json-formatter and json-minifier over a `@path` file in constant memory: a resumable
-//! byte-level scanner that validates the JSON (RFC 8259, as strictly as the in-memory path's
-//! serde_json) and re-emits its tokens verbatim with new whitespace. One pass measures the
-//! output and finds any error before a byte is printed; the second writes it, already escaped
-//! when it goes inside the result envelope. Input it refuses (invalid JSON, bytes that are not
-//! UTF-8) takes the ordinary path, which reads it whole and reports the error. The bytes are those of `json::json_formatter` and
-//! `json::json_minifier` (`tests/json_stream.rs` and the differential test below compare them).
+//! json-formatter and json-minifier as a plan over their input in pieces, in constant memory:
+//! a resumable byte-level scanner that validates the JSON (RFC 8259, as strictly as serde_json)
+//! and re-emits its tokens verbatim with new whitespace. One pass measures the output and finds
+//! any error before a byte is printed; the second writes it, already escaped when it goes
+//! inside the result envelope. The tools run this plan on text in memory as over a `@path`
+//! file (`json::json_formatter`), so there is one formatter. Input it refuses (invalid JSON,
+//! bytes that are not UTF-8) and sorted keys take `format::whole`, which reads the document
+//! whole and names the error; the tests below compare the two (`tests/json_stream.rs` the file
+//! and the text).
 
 use crate::ctp::ToolError;
 use crate::text::Utf8Stream;

@@ -1,11 +1,11 @@
-//! The streaming formatter against the in-memory one (`json::json_formatter`,
-//! `json::json_minifier`): same output, same sizes, same errors, on real JSON files, the
+//! The streaming plan, which json-formatter and json-minifier run on text in memory as over a
+//! file, against the whole-document path (`format::whole`: serde_json's validation and the
+//! literal-preserving tree): same output, same sizes, same errors, on real JSON files, the
 //! catalogue's examples and a generated corpus of valid and broken documents, with the piece
 //! boundary put everywhere.
 
 use super::*;
-use crate::tools::json::emit::{AVX2, AVX512, SSE2, simd_level};
-use crate::tools::json::scan::{digit_run, next_special, next_special_swar, special_bits};
+use crate::tools::json::scan::digit_run;
 use crate::tools::kit::plan::run_in_memory;
 use crate::tools::kit::testing;
 use serde_json::json;
@@ -55,7 +55,7 @@ fn plan_for<'a>(id: &str, args: &Map<String, Value>, input: Chunks<'a>) -> Optio
     }
 }
 
-/// The in-memory result, as `Ok(data)` or `Err("ERROR code: message")`.
+/// The tool's result, as `Ok(data)` or `Err("ERROR code: message")`.
 fn in_memory(id: &str, args: &Map<String, Value>) -> Result<Value, String> {
     let result = testing::run(id, Value::Object(args.clone()));
     match (result.success, result.data, result.error_code, result.error) {
@@ -65,14 +65,41 @@ fn in_memory(id: &str, args: &Map<String, Value>) -> Result<Value, String> {
     }
 }
 
+/// What the whole-document path makes of the call, in the same form: the reference.
+fn reference(id: &str, args: &Map<String, Value>) -> Result<Value, String> {
+    let input = args["input"].as_str().expect("input");
+    let flag = |name: &str| args.get(name).and_then(Value::as_bool).unwrap_or(false);
+    let unit = (id == "json-formatter").then(|| match args.get("indent").and_then(Value::as_str) {
+        Some("4") => "    ",
+        Some("8") => "        ",
+        Some("tab") => "\t",
+        _ => "  ",
+    });
+    match crate::tools::json::format::whole(input, unit, flag("ensureAscii"), flag("sortKeys")) {
+        Ok(output) if unit.is_some() => Ok(json!({ "output": output })),
+        Ok(output) => Ok(json!({
+            "output": output,
+            "originalSize": input.len(),
+            "minifiedSize": output.len(),
+        })),
+        Err(e) => Err(format!("ERROR {:?}: {}", e.code, e.message)),
+    }
+}
+
 /// Checks one input under one set of options, cut into pieces of `chunk` bytes.
 #[track_caller]
 fn same(id: &str, input: &str, extra: &Value, chunk: usize) {
     let args = args_for(id, input, extra);
-    let expected = in_memory(id, &args);
+    let expected = reference(id, &args);
+    // The tool itself: the plan, or the whole-document path where the plan declines.
+    assert_eq!(
+        in_memory(id, &args),
+        expected,
+        "{id} {extra}: the tool differs on {input:?}"
+    );
     let pieces = || Chunks::text(input).with_chunk_size(chunk);
     let Some(plan) = plan_for(id, &args, pieces()) else {
-        // Refused input takes the ordinary path, which must refuse it too.
+        // Refused input takes the whole-document path, which must refuse it too.
         assert!(
             expected.is_err(),
             "{id} {extra} chunk {chunk}: the scanner refused valid {input:?}"
@@ -143,7 +170,7 @@ fn corpus_files() -> Vec<String> {
 }
 
 #[test]
-fn real_files_and_catalogue_examples_match_the_in_memory_path() {
+fn real_files_and_catalogue_examples_match_the_whole_document_path() {
     let files = corpus_files();
     assert!(files.len() > 100, "only {} JSON files found", files.len());
     for (i, text) in files.iter().enumerate() {
@@ -345,7 +372,7 @@ fn mutate(rng: &mut Rng, doc: &str) -> String {
 }
 
 #[test]
-fn generated_documents_and_their_mutations_match_the_in_memory_path() {
+fn generated_documents_and_their_mutations_match_the_whole_document_path() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let (mut valid, mut invalid) = (0, 0);
     for i in 0..1500 {
@@ -377,8 +404,46 @@ fn generated_documents_and_their_mutations_match_the_in_memory_path() {
     );
 }
 
+/// The scanner at every level of SIMD instructions (forced, `simd::forced`: natively where this
+/// CPU has the level, else the portable kernels in its place) accepts and writes the same as
+/// the portable level, on the generated corpus and its mutations, whole and in small pieces.
 #[test]
-fn edge_inputs_match_the_in_memory_path() {
+fn every_simd_level_scans_the_generated_corpus_alike() {
+    use crate::tools::json::simd;
+    use crate::tools::json::sink::Writer;
+    let scan = |level: u8, doc: &[u8], chunk: usize, ascii: bool| {
+        let mut out = Vec::new();
+        let mut w = Writer::new(&mut out, Some(b"  "), false);
+        let mut s = Scanner::new(true, ascii, true).with_simd(level);
+        let ok = doc.chunks(chunk).all(|piece| s.feed(piece, &mut w).is_ok()) && s.end().is_ok();
+        w.flush().expect("flush");
+        (ok, if ok { out } else { Vec::new() })
+    };
+    let mut rng = Rng(0x0dd_ba11_5eed_0002);
+    for i in 0..400 {
+        let mut doc = String::new();
+        value(&mut rng, 0, &mut doc);
+        let doc = if i % 2 == 1 {
+            mutate(&mut rng, &doc)
+        } else {
+            doc
+        };
+        let ascii = i % 3 == 0;
+        for chunk in [7, doc.len().max(1)] {
+            let portable = scan(simd::SCALAR, doc.as_bytes(), chunk, ascii);
+            for level in simd::LEVELS {
+                assert!(
+                    scan(level, doc.as_bytes(), chunk, ascii) == portable,
+                    "{} differs from scalar on {doc:?} in pieces of {chunk}",
+                    simd::name(level)
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn edge_inputs_match_the_whole_document_path() {
     let cases = [
         "",
         " ",
@@ -439,7 +504,7 @@ fn edge_inputs_match_the_in_memory_path() {
 /// block the writer copies at once, escapes, multi-byte characters, numbers, literals, runs of
 /// whitespace longer than a piece, a byte order mark, and trailing garbage.
 #[test]
-fn tokens_cut_at_every_place_match_the_in_memory_path() {
+fn tokens_cut_at_every_place_match_the_whole_document_path() {
     let lengths: Vec<String> = (0..41).map(|n| format!("\"{}\"", "s".repeat(n))).collect();
     let docs = [
         format!(
@@ -474,7 +539,7 @@ fn tokens_cut_at_every_place_match_the_in_memory_path() {
 /// A string longer than a whole piece, with an escape, a `\u` escape or a multi-byte
 /// character cut at the real piece size, at each offset.
 #[test]
-fn long_strings_cut_at_the_real_piece_size_match_the_in_memory_path() {
+fn long_strings_cut_at_the_real_piece_size_match_the_whole_document_path() {
     let piece = 32 << 10;
     for tail in ["\\n", "\\u00e9", "\\\"", "é", "😀", "東"] {
         for offset in 0..7 {
@@ -524,72 +589,6 @@ fn bytes_that_are_not_utf8_take_the_ordinary_path() {
 fn sorted_keys_take_the_ordinary_path() {
     let args = args_for("json-minifier", "", &json!({"sortKeys": true}));
     assert!(plan_for("json-minifier", &args, Chunks::text("{\"b\":1,\"a\":2}")).is_none());
-}
-
-#[test]
-fn next_special_finds_the_first_byte_to_stop_at() {
-    assert_eq!(next_special(b"abcdefghijklmnop", false), 16);
-    assert_eq!(next_special(b"abcdefgh\"ijk", false), 8);
-    assert_eq!(next_special(b"ab\\", false), 2);
-    assert_eq!(next_special(b"abcdefghij\x1fk", false), 10);
-    assert_eq!(next_special("abcdefgé".as_bytes(), true), 7);
-    assert_eq!(next_special("abcdefgé\"".as_bytes(), false), 9);
-    assert_eq!(next_special("é\"".as_bytes(), false), 2);
-    assert_eq!(next_special(b"!#~ \x7f", true), 5);
-    assert_eq!(next_special(b"\x20\x21\x22", false), 2);
-}
-
-#[test]
-fn next_special_agrees_with_a_byte_by_byte_search_at_every_place() {
-    // Both ends of each block of 16 (SSE2) and 8 (SWAR) bytes, and the tail after them.
-    let naive = |bytes: &[u8], ascii: bool| {
-        bytes
-            .iter()
-            .position(|&b| b < 0x20 || b == b'"' || b == b'\\' || (ascii && b >= 0x80))
-            .unwrap_or(bytes.len())
-    };
-    for len in 0..=40 {
-        for at in 0..len {
-            for stop in [b'"', b'\\', 0x00, 0x1f, 0x80, 0xff] {
-                // Bytes next to the ones searched for: none of them stops a search.
-                let mut bytes: Vec<u8> = (0..len)
-                    .map(|i| [b'!', b'#', b'[', 0x7f, b' '][i % 5])
-                    .collect();
-                bytes[at] = stop;
-                for ascii in [false, true] {
-                    let want = naive(&bytes, ascii);
-                    assert_eq!(next_special(&bytes, ascii), want, "{bytes:?} {ascii}");
-                    assert_eq!(next_special_swar(&bytes, ascii), want, "{bytes:?} {ascii}");
-                }
-            }
-        }
-    }
-}
-
-#[test]
-fn special_bits_agree_with_a_byte_by_byte_test_with_every_kind_of_simd() {
-    let naive = |block: &[u8; 64], ascii: bool| {
-        block.iter().enumerate().fold(0u64, |bits, (k, &b)| {
-            let stop = b < 0x20 || b == b'"' || b == b'\\' || (ascii && b >= 0x80);
-            bits | u64::from(stop) << k
-        })
-    };
-    let alphabet = b"\"\\ \x00\x1f\x20\x21\x7f\x80\xc3\xffab[";
-    let mut rng = Rng(0x5eed_1234_abcd_0001);
-    for _ in 0..20_000 {
-        let block = rng.block(alphabet, 4);
-        for ascii in [false, true] {
-            let want = naive(&block, ascii);
-            assert_eq!(special_bits::<SSE2>(&block, ascii), want, "{block:?}");
-            // The wider kinds only where this CPU has them (the scanner chooses the same way).
-            if simd_level() >= AVX2 {
-                assert_eq!(special_bits::<AVX2>(&block, ascii), want, "{block:?}");
-            }
-            if simd_level() >= AVX512 {
-                assert_eq!(special_bits::<AVX512>(&block, ascii), want, "{block:?}");
-            }
-        }
-    }
 }
 
 #[test]
