@@ -33,6 +33,8 @@ pub(crate) use kit::b64;
 pub use kit::testing;
 pub use kit::tool::{Stream, Tool, ToolFn};
 pub use kit::{budget, chunks, data, depth};
+// The one YAML 1.1-safe writer, for documents the crate writes (openapi.yaml).
+pub use config::yaml::value_to_yaml;
 
 const FAMILIES: &[&[Tool]] = &[
     text::art::TOOLS,

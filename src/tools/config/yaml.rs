@@ -67,6 +67,13 @@ pub(crate) fn json_text_to_yaml(input: &str) -> Result<String, ToolError> {
     out.finish(written)
 }
 
+/// A JSON value built in memory as the same YAML: the crate's one YAML 1.1-safe writer for a
+/// document, not only for a tool's input (`discovery::yaml_out` writes openapi.yaml with a
+/// copy of its own until it calls this).
+pub fn value_to_yaml(value: &Json) -> Result<String, ToolError> {
+    json_text_to_yaml(&value.to_string())
+}
+
 /// The YAML serializer's output with the placeholders replaced as it is written, so the text
 /// exists once, and never past the output ceiling.
 struct Substituting<'c> {
@@ -553,6 +560,38 @@ mod tests {
             out,
             "country: 'no'\nanswer: 'yes'\nswitch: 'on'\nver: '1.0'\n'n': 'null'\nt: 'true'\noct: '012'\nbig: '1_000'\ndate: '2001-12-14'\nmerge: '<<'\nplain: hello world\n"
         );
+    }
+
+    // The cases of the OpenAPI document's writer (`discovery::yaml_out`): timestamps, YAML 1.1
+    // booleans and sexagesimal numbers stay strings, and everything reads back as written.
+    #[test]
+    fn values_with_yaml11_readings_are_quoted_and_read_back() {
+        let doc = json!({
+            "when": "2024-01-05T10:00:00Z",
+            "day": "2024-01-05",
+            "answer": "yes",
+            "Off": "on",
+            "time": "1:20",
+            "number": "0x1F",
+            "empty": "",
+            "plain": "Developer utilities as CTP tools",
+            "multi": "line one\nline two: with colon # and hash",
+            "list": [{"a": 1, "b": [true, null, 2.5]}, "x", [], {}],
+            "nested": {"deep": {"k": -1}},
+            "key: with colon": "v",
+        });
+        let text = super::value_to_yaml(&doc).unwrap();
+        for line in [
+            "when: '2024-01-05T10:00:00Z'\n",
+            "answer: 'yes'\n",
+            "'Off': 'on'\n",
+            "time: '1:20'\n",
+            "plain: Developer utilities as CTP tools\n",
+        ] {
+            assert!(text.contains(line), "{line:?} in {text}");
+        }
+        let back: serde_json::Value = serde_norway::from_str(&text).unwrap();
+        assert_eq!(back, doc, "{text}");
     }
 
     #[test]
