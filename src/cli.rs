@@ -79,6 +79,9 @@ pub enum Command {
         /// Stop the whole recipe after this many seconds (default 60).
         #[arg(long, value_name = "SECONDS")]
         timeout: Option<String>,
+        /// List the recipes runnable by name (bundled and saved) with their steps; run nothing.
+        #[arg(long, conflicts_with_all = ["recipe_text", "recipe", "save", "input"])]
+        list: bool,
     },
     /// Write the catalogue as CMP folders (default $CMP_HOME/tools, i.e. ~/.cmp/tools).
     Export {

@@ -215,3 +215,36 @@ fn works_from_any_directory() {
         json!({"output": "aGk=", "mode": "encode", "variant": "standard"})
     );
 }
+
+/// Issue 39: `--input=config.yaml` beside a file of that name is the text, as always, but the
+/// result says so and names `@config.yaml`; `@config.yaml` converts the file.
+#[test]
+fn a_value_that_names_a_file_gets_a_warning_naming_at_path() {
+    let mut t = Test::new();
+    let dir = t.home().join("project");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("config.yaml"), "name: cmpx\nport: 8080\n").unwrap();
+    let out = t
+        .cwd(&dir)
+        .args(["run", "yaml-to-json", "--input=config.yaml"])
+        .run();
+    let doc = out.json();
+    assert_eq!(doc["success"], true);
+    let warnings = doc["metadata"]["warnings"].as_array().expect("warnings");
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.as_str().unwrap().contains("--input=@config.yaml")),
+        "{warnings:?}"
+    );
+    assert!(out.stderr.contains("@config.yaml"), "{}", out.stderr);
+    let out = t
+        .cwd(&dir)
+        .args(["run", "yaml-to-json", "--input=@config.yaml"])
+        .run();
+    let doc = out.json();
+    let converted: serde_json::Value =
+        serde_json::from_str(doc["data"]["output"].as_str().unwrap()).unwrap();
+    assert_eq!(converted, json!({"name": "cmpx", "port": 8080}));
+    assert!(doc["metadata"].get("warnings").is_none(), "{doc}");
+}

@@ -204,7 +204,7 @@ fn saved_recipes_are_cmp_folders_that_run_by_name_and_nest() {
             .unwrap();
     assert_eq!(
         cap["intents"][0]["command"],
-        "cmpx pipe --recipe unurl --input={input}"
+        "cmpx run unurl --input={input}"
     );
     assert!(cmp.join("recipe.json").is_file());
     // The folder is valid CMP.
@@ -234,6 +234,19 @@ fn saved_recipes_are_cmp_folders_that_run_by_name_and_nest() {
         .args(["pipe", "--recipe", "unurl", "--input", "a%20b", "--json"])
         .run();
     assert_eq!(out.json()["data"]["output"], "a b");
+    // Its exported command gives the result a tool gives: `data.output`, as the steps do.
+    let out = t.args(["run", "unurl", "--input", "a%20b"]).run();
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    let r = out.json();
+    assert_eq!(r["data"]["output"], "a b", "{r}");
+    assert_eq!(r["data"]["steps"][0]["tool"], "url-encoder", "{r}");
+    // `--list` names it beside the bundled recipes, with steps that read back.
+    let listed = t.args(["pipe", "--list", "--json"]).run().json();
+    let recipes = listed["recipes"].as_array().unwrap();
+    let unurl = recipes.iter().find(|r| r["name"] == "unurl").expect("unurl");
+    assert_eq!(unurl["source"], "saved");
+    assert_eq!(unurl["steps"], "url-encoder mode=decode");
+    assert!(recipes.iter().any(|r| r["name"] == "jwt-claims" && r["source"] == "bundled"));
     // A folder that is not a recipe is never replaced.
     std::fs::create_dir_all(t.tools_dir().join("mine/cmp")).unwrap();
     let out = t

@@ -98,6 +98,10 @@ pub fn main() -> i32 {
                 allow_adapters,
             });
         }
+        Command::Pipe { list: true, .. } => {
+            crate::output::print_value(mode, &crate::pipe::list::list());
+            Ok(ExitCode::Success)
+        }
         Command::Pipe {
             recipe_text,
             recipe,
@@ -107,6 +111,7 @@ pub fn main() -> i32 {
             yes,
             save,
             timeout,
+            list: false,
         } => pipe::run(
             mode,
             pipe::Flags {

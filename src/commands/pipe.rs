@@ -48,7 +48,7 @@ pub fn run(mode: Mode, flags: Flags) -> Result<ExitCode, Error> {
         let dir = save::save(name, &recipe)?;
         output::print_value(
             mode,
-            &json!({ "saved": name, "path": dir.display().to_string(), "command": format!("cmpx pipe --recipe {name} --input <value>") }),
+            &json!({ "saved": name, "path": dir.display().to_string(), "command": format!("cmpx run {name} --input={{input}}") }),
         );
         return Ok(ExitCode::Success);
     }
@@ -89,6 +89,47 @@ pub fn run(mode: Mode, flags: Flags) -> Result<ExitCode, Error> {
 }
 
 /// The recipe from the short form, a file, or a saved recipe's name.
+/// `cmpx run NAME --input X` for a saved recipe NAME: the recipe runs here, so the result
+/// has the shape of the tools it chains (not a program's stdout wrapped in another result).
+/// `None` when NAME is not a saved recipe.
+pub fn run_saved(mode: Mode, name: &str, tokens: &[String]) -> Option<Result<ExitCode, Error>> {
+    let saved = crate::pipe::saved::find(name).ok().flatten()?;
+    // A bundled recipe of that name is not an installed tool: only a folder counts here.
+    if !saved.dir.join("cmp").join(crate::pipe::saved::FILE).is_file() {
+        return None;
+    }
+    let slots = [crate::argv::Slot {
+        name: "input".into(),
+        required: true,
+        flag: false,
+        source: crate::argv::Source::Literal,
+    }];
+    Some((|| {
+        let inv = crate::argv::parse_slots(&slots, tokens)?;
+        let input = match inv.args.get("input") {
+            Some(serde_json::Value::String(s)) => s.clone(),
+            _ => {
+                return Err(Error::Usage(format!(
+                    "{name} is a recipe: give its input with --input <text|@path|->"
+                )));
+            }
+        };
+        run(
+            mode,
+            Flags {
+                recipe_text: None,
+                recipe: Some(saved.name.clone()),
+                input: Some(input),
+                output_file: inv.output_file.map(PathBuf::from),
+                allow_adapters: false,
+                yes: inv.yes,
+                save: None,
+                timeout: inv.timeout.map(|t| t.as_secs_f64().to_string()),
+            },
+        )
+    })())
+}
+
 fn load(flags: &Flags) -> Result<Recipe, Error> {
     match (&flags.recipe_text, &flags.recipe) {
         (Some(text), None) => Ok(crate::pipe::parse::short_form(text)?),

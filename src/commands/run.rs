@@ -120,6 +120,9 @@ fn run_installed(mode: Mode, tool: &str, tokens: &[String]) -> Result<ExitCode, 
             },
         );
     };
+    if let Some(done) = super::pipe::run_saved(mode, tool, tokens) {
+        return done;
+    }
     let (_, cap) = super::target::read(&installed.dir)?;
     // The intent flag is read before the parameters, whose names depend on the intent.
     let wanted = tokens.iter().enumerate().find_map(|(i, t)| {

@@ -6,6 +6,7 @@
 pub mod bundled;
 pub mod call;
 pub mod handoff;
+pub mod list;
 pub mod parse;
 pub mod plan;
 pub mod recipe;

@@ -104,7 +104,7 @@ pub fn documents(name: &str, recipe: &Recipe) -> (Value, Value) {
     });
     let capability = json!({ "intents": [{
         "patterns": [name, format!("run the {name} recipe")],
-        "command": format!("{} pipe --recipe {name} --input={{input}}", crate::cmp::mapping::BINARY),
+        "command": format!("{} run {name} --input={{input}}", crate::cmp::mapping::BINARY),
         "params": { "input": {
             "type": "string",
             "required": true,
