@@ -1,8 +1,8 @@
 //! The bundled adapter folders (`adapters/<name>/cmp/*.json`), embedded at build time, and
 //! which of them can run on this machine.
 
-use crate::cmp::export::Bundle;
-use crate::cmp::{Capability, Manifest};
+use crate::cmp::export::{Bundle, one_per_line};
+use crate::cmp::{Capability, Examples, Manifest};
 
 /// One embedded adapter: its name and files (relative to the adapter folder).
 pub struct Adapter {
@@ -37,7 +37,7 @@ impl Adapter {
         };
         let mut missing = Vec::new();
         for intent in &cap.intents {
-            let Some(program) = shell_words::split(&intent.command)
+            let Some(program) = shell_words::split(intent.template())
                 .ok()
                 .and_then(|w| w.into_iter().next())
             else {
@@ -52,12 +52,27 @@ impl Adapter {
         missing
     }
 
-    /// The folder's files in write order, manifest last.
+    /// The folder's files in write order, manifest last. The capability is the one cmpx
+    /// presents (each `command` a `cmpx run <adapter> --intent <n> …` line, the program's own
+    /// template in `program`), and each example carries that command filled from its context,
+    /// as an exported catalogue tool's does; the manifest is written as it is.
     pub fn bundle(&self) -> Bundle {
+        let presented = self.capability().ok().map(|cap| cap.presented(self.name));
         let mut files: Vec<(&'static str, Vec<u8>)> = self
             .files
             .iter()
-            .map(|(rel, text)| (*rel, text.as_bytes().to_vec()))
+            .map(|(rel, text)| {
+                let bytes = match (*rel, &presented) {
+                    ("cmp/capability.json", Some(cap)) => {
+                        one_per_line("intents", cap.intents.iter())
+                    }
+                    ("cmp/examples.json", Some(cap)) => {
+                        examples(text, cap).unwrap_or_else(|| text.as_bytes().to_vec())
+                    }
+                    _ => text.as_bytes().to_vec(),
+                };
+                (*rel, bytes)
+            })
             .collect();
         files.sort_by_key(|(rel, _)| rel.ends_with("manifest.json"));
         Bundle {
@@ -65,6 +80,20 @@ impl Adapter {
             files,
         }
     }
+}
+
+/// An adapter's examples with each one's `command`: its intent's presented command filled from
+/// its context (`None` when the file does not parse; it is then written as it is).
+fn examples(text: &str, cap: &Capability) -> Option<Vec<u8>> {
+    let mut examples: Examples = serde_json::from_str(text).ok()?;
+    for e in &mut examples.examples {
+        let intent = cap
+            .intents
+            .iter()
+            .find(|i| i.patterns.first() == Some(&e.intent));
+        e.command = intent.map(|i| crate::cmp::mapping::fill(&i.command, &e.invocation.context));
+    }
+    Some(one_per_line("examples", examples.examples.iter()))
 }
 
 /// Every bundled adapter, by name.

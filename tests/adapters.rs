@@ -626,10 +626,21 @@ fn jq_every_intent() {
     assert_not_pwned(d);
 
     // 1 pretty-print
-    let data = ok(&run(d, "jq", 1, &["--file", "data.json"]));
-    assert_eq!(data["stdout"], doc);
-    let data = ok(&run(d, "jq", 1, &["--file", "data.json", "--indent", "4"]));
-    assert_eq!(data["stdout"], doc);
+    // The indented text is the answer (`"stdoutFormat": "text"`), and `''` is the default 2.
+    for indent in [None, Some(""), Some("4")] {
+        let mut params = vec!["--file", "data.json"];
+        if let Some(i) = indent {
+            params.extend(["--indent", i]);
+        }
+        let data = ok(&run(d, "jq", 1, &params));
+        let text = data["stdout"].as_str().unwrap();
+        let spaces = if indent == Some("4") { 4 } else { 2 };
+        assert!(
+            text.contains(&format!("\n{}\"version\"", " ".repeat(spaces))),
+            "{indent:?}: {text}"
+        );
+        assert_eq!(serde_json::from_str::<Value>(text).unwrap(), doc);
+    }
     failed(
         &run(d, "jq", 1, &["--file", "missing.json"]),
         1,

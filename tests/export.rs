@@ -60,6 +60,46 @@ fn exports_one_valid_folder_per_tool() {
     }
 }
 
+/// An exported adapter folder is valid CMP and shows only `cmpx run` lines as commands: the
+/// program's own line is kept in `program`, and each example's `command` is its intent's line
+/// filled from the example. The bundled folder itself keeps the program's command (issue 39).
+#[test]
+fn exported_adapters_present_cmpx_run_commands() {
+    for adapter in cmpx::adapters::all() {
+        let bundle = adapter.bundle();
+        let file = |rel: &str| -> Value {
+            let (_, bytes) = bundle.files.iter().find(|(r, _)| *r == rel).unwrap();
+            serde_json::from_slice(bytes).unwrap()
+        };
+        let source = adapter.capability().unwrap();
+        let cap: cmpx::cmp::Capability =
+            serde_json::from_value(file("cmp/capability.json")).unwrap();
+        let problems = cmpx::cmp::validate::check_capability(&cap);
+        assert!(problems.is_empty(), "{}: {problems:?}", adapter.name);
+        assert_eq!(cap.intents.len(), source.intents.len());
+        for (i, (shown, raw)) in cap.intents.iter().zip(&source.intents).enumerate() {
+            let prefix = format!("cmpx run {} --intent {i}", adapter.name);
+            assert!(
+                shown.command.starts_with(&prefix),
+                "{}: {}",
+                adapter.name,
+                shown.command
+            );
+            assert_eq!(shown.program.as_deref(), Some(raw.command.as_str()));
+            assert_eq!(shown.params, raw.params);
+            assert!(!raw.command.starts_with("cmpx "), "{}", raw.command);
+        }
+        for example in file("cmp/examples.json")["examples"].as_array().unwrap() {
+            let command = example["command"].as_str().unwrap_or_default();
+            assert!(
+                command.starts_with(&format!("cmpx run {} --intent ", adapter.name)),
+                "{}: {example}",
+                adapter.name
+            );
+        }
+    }
+}
+
 #[test]
 fn default_target_is_cmp_home_tools() {
     let mut t = Test::new();

@@ -17,6 +17,11 @@ fn yes() -> bool {
 pub struct Intent {
     pub patterns: Vec<String>,
     pub command: String,
+    /// cmpx extension, written by `cmpx export` for adapters: the program's own command
+    /// template, which is what runs; `command` then holds the `cmpx run <tool> --intent <n> …`
+    /// line an agent runs (see [`presented_command`]). Absent: `command` is what runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub program: Option<String>,
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub params: IndexMap<String, ParamSpec>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -37,6 +42,15 @@ pub struct Intent {
         skip_serializing_if = "Vec::is_empty"
     )]
     pub success_codes: Vec<i32>,
+    /// cmpx extension for adapters: `"text"` keeps the program's stdout as text even when it is
+    /// JSON (a pretty-printer's indentation is its answer); absent (or `"auto"`): stdout that
+    /// is JSON or JSON Lines comes back parsed.
+    #[serde(
+        default,
+        rename = "stdoutFormat",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub stdout_format: Option<String>,
     /// cmpx extension (an extra field CMP readers ignore): what running the intent touches,
     /// e.g. `["fs:read", "fs:write"]` (see [`super::effects`]). Absent: not declared.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -44,6 +58,16 @@ pub struct Intent {
 }
 
 impl Intent {
+    /// Whether the program's stdout stays text whatever it holds (`"stdoutFormat": "text"`).
+    pub fn stdout_as_text(&self) -> bool {
+        self.stdout_format.as_deref() == Some("text")
+    }
+
+    /// The command template that runs: the program's own (`program`), else `command`.
+    pub fn template(&self) -> &str {
+        self.program.as_deref().unwrap_or(&self.command)
+    }
+
     /// Whether running this intent needs the user's consent first: it says so (`confirm`,
     /// `destructive`), declares a capability that changes files or runs code, or hands a
     /// caller's value to a shell or interpreter as code.
@@ -61,6 +85,72 @@ impl Intent {
     pub fn runs_code(&self) -> Option<String> {
         super::shell_code::finding(self)
     }
+}
+
+impl Capability {
+    /// The capability as cmpx presents it for tool `name`: every intent's `command` is the
+    /// `cmpx run …` line of [`presented_command`], and an intent that runs another program keeps
+    /// that program's template in `program`. What `cmpx export` writes for an adapter and what
+    /// `cmpx show` prints for any installed folder.
+    pub fn presented(&self, name: &str) -> Capability {
+        let intents = self
+            .intents
+            .iter()
+            .enumerate()
+            .map(|(i, intent)| {
+                let command = presented_command(name, i, intent);
+                if command == intent.command {
+                    return intent.clone();
+                }
+                Intent {
+                    program: Some(intent.template().to_string()),
+                    command,
+                    ..intent.clone()
+                }
+            })
+            .collect();
+        Capability { intents }
+    }
+}
+
+/// The one command cmpx shows an agent for intent `index` of tool `name`, whatever runs
+/// underneath: a command that already runs a catalogue tool (`cmpx run <id> …`) stays as
+/// written; any other program's (an adapter's, a third-party folder's) becomes
+/// `cmpx run <name> --intent <index>` with `--<p>={<p>}` for every parameter, in declaration
+/// order. So one rule holds for every command: fill each placeholder with a shell-quoted value,
+/// `''` for one left at its default, and the result is the `{success, data|error}` envelope.
+pub fn presented_command(name: &str, index: usize, intent: &Intent) -> String {
+    if intent.program.is_none() && runs_cmpx(&intent.command) {
+        return intent.command.clone();
+    }
+    let mut cmd = format!(
+        "{} run {} --intent {index}",
+        super::mapping::BINARY,
+        shell_words::quote(name)
+    );
+    for p in intent.params.keys() {
+        // A name that cannot be a placeholder cannot be filled either; it is still accepted
+        // as `--<name>=<value>` by `cmpx run`.
+        if is_placeholder_name(p) {
+            cmd.push_str(&format!(" --{p}={{{p}}}"));
+        }
+    }
+    cmd
+}
+
+/// Whether a command template runs cmpx's own `run` (a catalogue tool, or an intent of another
+/// installed tool).
+fn runs_cmpx(command: &str) -> bool {
+    shell_words::split(command)
+        .ok()
+        .is_some_and(|w| w.len() >= 3 && w[0] == super::mapping::BINARY && w[1] == "run")
+}
+
+fn is_placeholder_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
 /// The parameter types CMP v0.2 defines.
@@ -121,11 +211,7 @@ pub fn placeholders(template: &str) -> Vec<&str> {
             Some(close) => {
                 // `{name?}` is a switch: the word appears only when the boolean is true.
                 let name = after[..close].strip_suffix('?').unwrap_or(&after[..close]);
-                if !name.is_empty()
-                    && name
-                        .bytes()
-                        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-                {
+                if is_placeholder_name(name) {
                     out.push(name);
                 }
                 rest = &after[close + 1..];
@@ -146,7 +232,41 @@ fn is_true(b: &bool) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::placeholders;
+    use super::{Capability, placeholders, presented_command};
+    use serde_json::json;
+
+    #[test]
+    fn every_command_is_presented_as_a_cmpx_run_line() {
+        let cap: Capability = serde_json::from_value(json!({"intents": [
+            {"patterns": ["a"], "command": "cmpx run json-formatter --input={input}",
+             "params": {"input": {"type": "string", "required": true}}},
+            {"patterns": ["b"], "command": "jq --indent {indent} . -- {file}",
+             "params": {"file": {"type": "string", "required": true},
+                        "indent": {"type": "integer", "default": 2}}},
+        ]}))
+        .unwrap();
+        assert_eq!(
+            presented_command("jq", 0, &cap.intents[0]),
+            "cmpx run json-formatter --input={input}"
+        );
+        assert_eq!(
+            presented_command("jq", 1, &cap.intents[1]),
+            "cmpx run jq --intent 1 --file={file} --indent={indent}"
+        );
+        let shown = cap.presented("jq");
+        assert_eq!(shown.intents[0], cap.intents[0]);
+        assert_eq!(
+            shown.intents[1].command,
+            "cmpx run jq --intent 1 --file={file} --indent={indent}"
+        );
+        assert_eq!(
+            shown.intents[1].program.as_deref(),
+            Some("jq --indent {indent} . -- {file}")
+        );
+        assert_eq!(shown.intents[1].template(), cap.intents[1].template());
+        // Presenting twice changes nothing: an exported folder read back shows the same.
+        assert_eq!(shown.presented("jq"), shown);
+    }
 
     #[test]
     fn finds_placeholders_in_order() {

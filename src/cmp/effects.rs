@@ -35,7 +35,7 @@ pub fn declared(intent: &Intent) -> Option<Vec<String>> {
     if let Some(d) = &intent.capabilities {
         return Some(d.clone());
     }
-    let words = shell_words::split(&intent.command).ok()?;
+    let words = shell_words::split(intent.template()).ok()?;
     match words.as_slice() {
         [bin, run, id, ..] if bin == super::mapping::BINARY && run == "run" => {
             crate::catalogue::get(id).map(|_| {

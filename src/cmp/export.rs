@@ -92,7 +92,10 @@ pub fn bundle(def: &ToolDefinition) -> Bundle {
 
 /// `{"<key>":[` then one compact item per line: an agent pays for every token it reads, and
 /// indentation costs about a third of a capability file; a line per item keeps it readable.
-fn one_per_line<'a, T: Serialize + 'a>(key: &str, items: impl Iterator<Item = &'a T>) -> Vec<u8> {
+pub fn one_per_line<'a, T: Serialize + 'a>(
+    key: &str,
+    items: impl Iterator<Item = &'a T>,
+) -> Vec<u8> {
     let mut out = format!("{{\"{key}\":[").into_bytes();
     for (i, item) in items.enumerate() {
         if i > 0 {

@@ -48,6 +48,7 @@ pub fn capability(def: &ToolDefinition) -> Capability {
             .filter(|p| !mode_patterns.contains(p))
             .collect(),
         command: command_with(def, &Map::new()),
+        program: None,
         params: def
             .parameters
             .iter()
@@ -59,6 +60,7 @@ pub fn capability(def: &ToolDefinition) -> Capability {
         // Built-in tools have no side effects: repeating a call changes nothing outside it.
         idempotent: true,
         success_codes: Vec::new(),
+        stdout_format: None,
         capabilities: touches.clone(),
     };
     let mut intents = vec![general];
@@ -66,6 +68,7 @@ pub fn capability(def: &ToolDefinition) -> Capability {
         Intent {
             patterns: mode.patterns.clone(),
             command: command_with(def, &mode.set),
+            program: None,
             // The first intent describes the parameters; these say only what a filler needs.
             params: def
                 .parameters
@@ -78,6 +81,7 @@ pub fn capability(def: &ToolDefinition) -> Capability {
             destructive: false,
             idempotent: true,
             success_codes: Vec::new(),
+            stdout_format: None,
             capabilities: touches.clone(),
         }
     }));

@@ -16,7 +16,7 @@ use indexmap::IndexMap;
 /// How the command turns a value into code (a phrase that follows "intents[i].command"), or
 /// `None` when no caller-chosen value reaches code.
 pub fn finding(intent: &Intent) -> Option<String> {
-    let words = shell_words::split(&intent.command).ok()?;
+    let words = shell_words::split(intent.template()).ok()?;
     analyse(words, &intent.params)
 }
 

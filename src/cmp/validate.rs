@@ -122,24 +122,38 @@ pub fn check_capability(cap: &Capability) -> Vec<String> {
                 out.push(format!("{at}.patterns: {p:?} does not compile: {e}"));
             }
         }
-        if intent.command.trim().is_empty() {
-            out.push(format!("{at}.command is empty"));
-        } else if let Err(e) = shell_words::split(&intent.command) {
-            out.push(format!("{at}.command cannot be split into words: {e}"));
-        }
-        for name in placeholders(&intent.command) {
-            if !intent.params.contains_key(name) {
-                out.push(format!(
-                    "{at}.command uses {{{name}}} but params does not declare '{name}'"
-                ));
+        // `program` (written by export for adapters) runs; `command` is what an agent runs.
+        let templates = std::iter::once(("command", intent.command.as_str()))
+            .chain(intent.program.as_deref().map(|p| ("program", p)));
+        for (field, template) in templates {
+            if template.trim().is_empty() {
+                out.push(format!("{at}.{field} is empty"));
+            } else if let Err(e) = shell_words::split(template) {
+                out.push(format!("{at}.{field} cannot be split into words: {e}"));
+            }
+            for name in placeholders(template) {
+                if !intent.params.contains_key(name) {
+                    out.push(format!(
+                        "{at}.{field} uses {{{name}}} but params does not declare '{name}'"
+                    ));
+                }
+            }
+            for name in switches(template) {
+                if intent.params.get(name).is_some_and(|p| p.kind != "boolean") {
+                    out.push(format!(
+                        "{at}.{field} uses the switch {{{name}?}} but '{name}' is not a boolean"
+                    ));
+                }
             }
         }
-        for name in switches(&intent.command) {
-            if intent.params.get(name).is_some_and(|p| p.kind != "boolean") {
-                out.push(format!(
-                    "{at}.command uses the switch {{{name}?}} but '{name}' is not a boolean"
-                ));
-            }
+        if let Some(format) = &intent.stdout_format
+            && format != "text"
+            && format != "auto"
+        {
+            out.push(format!(
+                "{at}.stdoutFormat {:?} is not \"text\" or \"auto\"",
+                crate::text::preview(format, 40)
+            ));
         }
         for problem in intent
             .capabilities

@@ -1,4 +1,5 @@
-//! `cmpx show <tool>`: an installed tool's CMP files, or what `export` would write for it.
+//! `cmpx show <tool>`: an installed tool's CMP files (each command as cmpx presents it), or
+//! what `export` would write for it.
 
 use crate::ctp::{ErrorCode, ToolError};
 use crate::error::{Error, ExitCode};
@@ -8,7 +9,12 @@ use serde_json::json;
 pub fn run(mode: Mode, name: &str) -> Result<ExitCode, Error> {
     let scan = crate::cmp::registry::scan(&crate::paths::all_roots());
     if let Some(tool) = scan.find(name) {
-        let capability = tool.capability().map_err(ToolError::invalid)?;
+        // Every command as an agent runs it (`cmpx run <tool> --intent <n> …`), the program's
+        // own line in `program`.
+        let capability = tool
+            .capability()
+            .map_err(ToolError::invalid)?
+            .presented(tool.name());
         let examples = tool.examples().transpose().map_err(ToolError::invalid)?;
         let doc = json!({
             "name": tool.name(),

@@ -140,7 +140,18 @@ pub fn print_intent_help(target: &Target) {
         "{}\n",
         crate::text::escape_control(&target.manifest.summary)
     );
-    crate::outln!("Runs: {}", crate::text::escape_control(&intent.command));
+    let command = crate::cmp::capability::presented_command(
+        &target.manifest.name,
+        target.intent_index,
+        intent,
+    );
+    crate::outln!("Command: {}", crate::text::escape_control(&command));
+    if intent.template() != command {
+        crate::outln!(
+            "Runs (no shell; '' leaves a parameter at its default): {}",
+            crate::text::escape_control(intent.template())
+        );
+    }
     let caution = crate::cmp::effects::caution(intent);
     if caution == crate::cmp::effects::Caution::Destructive {
         crate::outln!(

@@ -29,26 +29,71 @@ impl Default for Limits {
     }
 }
 
-/// Finds the program on PATH, trying each alias (e.g. Debian's `fdfind` for `fd`) in turn.
+/// Other names distributions give programs, tried after a manifest's own aliases: Debian and
+/// Ubuntu install `fd` as `fdfind` and `bat` as `batcat`.
+const HOST_ALIASES: &[(&str, &str)] = &[("fd", "fdfind"), ("bat", "batcat")];
+
+/// The Debian/Ubuntu package that provides a program, named when the program is missing.
+const PACKAGES: &[(&str, &str)] = &[
+    ("fd", "fd-find"),
+    ("fdfind", "fd-find"),
+    ("rg", "ripgrep"),
+    ("jq", "jq"),
+    ("sqlite3", "sqlite3"),
+    ("git", "git"),
+    ("tar", "tar"),
+    ("gzip", "gzip"),
+    ("curl", "curl"),
+    ("bat", "bat"),
+    ("batcat", "bat"),
+    ("ls", "coreutils"),
+    ("du", "coreutils"),
+    ("mkdir", "coreutils"),
+    ("cp", "coreutils"),
+    ("mv", "coreutils"),
+    ("rm", "coreutils"),
+];
+
+/// The Debian/Ubuntu package that installs `program`, when cmpx knows it.
+pub fn package_for(program: &str) -> Option<&'static str> {
+    PACKAGES
+        .iter()
+        .find(|(name, _)| *name == program)
+        .map(|(_, package)| *package)
+}
+
+/// Finds the program on PATH under its own name, then each alias the manifest gives, then the
+/// name the host's distribution may use instead (Debian's `fdfind` for `fd`).
 pub fn locate(program: &str, aliases: &[String]) -> Result<std::path::PathBuf, ToolError> {
-    std::iter::once(program)
+    let host = HOST_ALIASES
+        .iter()
+        .filter(|(name, _)| *name == program)
+        .map(|(_, alias)| *alias)
+        .filter(|alias| !aliases.iter().any(|a| a == alias));
+    let names: Vec<&str> = std::iter::once(program)
         .chain(aliases.iter().map(String::as_str))
-        .find_map(|name| which::which(name).ok())
-        .ok_or_else(|| {
-            let also = if aliases.is_empty() {
-                String::new()
-            } else {
-                format!(" (or {})", aliases.join(", "))
-            };
-            ToolError::new(
-                ErrorCode::NotFound,
-                format!(
-                    "program '{}'{also} is not installed or not on PATH",
-                    crate::text::preview(program, 60)
-                ),
-            )
-            .with_data(json!({ "program": program }))
-        })
+        .chain(host)
+        .collect();
+    if let Some(path) = names.iter().find_map(|name| which::which(name).ok()) {
+        return Ok(path);
+    }
+    let also = if names.len() > 1 {
+        format!(" (or {})", names[1..].join(", "))
+    } else {
+        String::new()
+    };
+    let package = package_for(program);
+    let install = package
+        .map(|p| format!("; install the package {p} (Debian, Ubuntu: sudo apt-get install {p})"))
+        .unwrap_or_default();
+    Err(ToolError::new(
+        ErrorCode::NotFound,
+        format!(
+            "program '{}'{also} is not installed or not on PATH{install}",
+            crate::text::preview(program, 60)
+        ),
+    )
+    .with_data(json!({ "program": program, "package": package })))
 }
 
 struct Captured {
@@ -93,9 +138,10 @@ fn read_tail(mut r: impl Read, keep: usize) -> Vec<u8> {
     tail
 }
 
-/// stdout as JSON when it is one JSON document or JSON Lines, else as text.
-fn parse_stdout(bytes: &[u8], truncated: bool) -> (Value, &'static str) {
-    if !truncated && !bytes.iter().all(u8::is_ascii_whitespace) {
+/// stdout as JSON when it is one JSON document or JSON Lines (unless `text` asks to keep it
+/// as written), else as text.
+fn parse_stdout(bytes: &[u8], truncated: bool, text: bool) -> (Value, &'static str) {
+    if !text && !truncated && !bytes.iter().all(u8::is_ascii_whitespace) {
         if let Ok(v) = serde_json::from_slice::<Value>(bytes) {
             return (v, "json");
         }
@@ -211,11 +257,24 @@ fn kill_group(_pgid: u32) {}
 
 /// Runs `argv` (argv[0] resolved with `aliases`) and describes the outcome. `success_codes`
 /// lists the exit statuses that mean success (usually just 0).
-pub(super) fn run(
+#[cfg(test)]
+fn run(
     argv: &[String],
     aliases: &[String],
     success_codes: &[i32],
     limits: Limits,
+) -> Result<Value, ToolError> {
+    run_as(argv, aliases, success_codes, limits, false)
+}
+
+/// [`run`], keeping stdout as text whatever it holds when `stdout_text` (an intent's
+/// `"stdoutFormat": "text"`).
+pub(super) fn run_as(
+    argv: &[String],
+    aliases: &[String],
+    success_codes: &[i32],
+    limits: Limits,
+    stdout_text: bool,
 ) -> Result<Value, ToolError> {
     let (program, args) = argv
         .split_first()
@@ -288,7 +347,7 @@ pub(super) fn run(
     });
     let err_tail = String::from_utf8_lossy(&err_reader.join().unwrap_or_default()).into_owned();
     let code = status.as_ref().ok().and_then(|s| s.code());
-    let (stdout_value, format) = parse_stdout(&out.bytes, out.truncated);
+    let (stdout_value, format) = parse_stdout(&out.bytes, out.truncated, stdout_text);
     let data = json!({
         "argv": argv,
         "exitCode": code,
@@ -359,6 +418,16 @@ mod tests {
         )
         .unwrap();
         assert_eq!(data["stdout"], json!([{"a": 1}, {"a": 2}]));
+        let data = run_as(
+            &words(&["printf", "{\n  \"a\": 1\n}\n"]),
+            &[],
+            &[0],
+            Limits::default(),
+            true,
+        )
+        .unwrap();
+        assert_eq!(data["stdout"], "{\n  \"a\": 1\n}\n");
+        assert_eq!(data["stdoutFormat"], "text");
     }
 
     #[test]
@@ -386,6 +455,14 @@ mod tests {
         .unwrap_err();
         assert_eq!(err.code, ErrorCode::NotFound);
         assert!(err.message.contains("'no-such-program-xyz'"));
+    }
+
+    #[test]
+    fn a_missing_known_program_names_its_package() {
+        assert_eq!(package_for("fd"), Some("fd-find"));
+        assert_eq!(package_for("rg"), Some("ripgrep"));
+        assert_eq!(package_for("rm"), Some("coreutils"));
+        assert_eq!(package_for("no-such-program-xyz"), None);
     }
 
     #[test]

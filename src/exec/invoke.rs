@@ -36,10 +36,10 @@ pub fn plan(
     given: &Map<String, Value>,
 ) -> Result<(Vec<String>, Map<String, Value>), ToolError> {
     let values = template::prepare(&target.intent.params, given)?;
-    let mut argv = template::render(&target.intent.command, &values)?;
+    let mut argv = template::render(target.intent.template(), &values)?;
     if is_builtin(&argv) {
         // Optional parameters of built-in tools are not in the template; pass the given ones on.
-        let in_template = crate::cmp::capability::placeholders(&target.intent.command);
+        let in_template = crate::cmp::capability::placeholders(target.intent.template());
         for (name, v) in given {
             if !in_template.contains(&name.as_str()) && !v.is_null() {
                 argv.push(format!("--{name}"));
@@ -145,6 +145,7 @@ pub fn invoke_cancellable(
         &target.manifest.aliases,
         codes,
         flags.limits,
+        intent.stdout_as_text(),
         cancelled,
     )?;
     Some(super::envelope(outcome, started, given, &version))

@@ -1,8 +1,8 @@
 //! Command templates to argv, without a shell: the template is split into words once
 //! (shell-words), and each `{placeholder}` is replaced inside its own word, so no value can add
 //! words, redirections or commands. An array parameter standing alone as a word expands to one
-//! word per element. A word whose optional placeholder has no value (none given, no default)
-//! is left out.
+//! word per element. A word whose optional placeholder has no value (none given or `''`, and
+//! no default) is left out.
 
 use crate::cmp::ParamSpec;
 use crate::cmp::capability::placeholders;
@@ -52,6 +52,12 @@ pub fn prepare(
     let mut out = Map::new();
     for (name, spec) in params {
         let value = match given.get(name) {
+            // `''` for an optional parameter leaves it at its default, as the snippet says (and
+            // CTP §7.2 for catalogue tools): a program never receives `--max-count=`.
+            Some(Value::String(s)) if s.is_empty() && !spec.required => match &spec.default {
+                Some(d) => d.clone(),
+                None => continue,
+            },
             Some(v) if !v.is_null() => convert(name, spec, v)?,
             _ => match &spec.default {
                 Some(d) => d.clone(),
@@ -312,6 +318,15 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(err.code, ErrorCode::TypeError);
+        // `''` for an optional parameter is its default; for a switch, off.
+        let got = prepare(
+            &params,
+            json!({"file": "x", "count": "", "all": ""})
+                .as_object()
+                .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(Value::Object(got), json!({"count": 10, "file": "x"}));
         let err = prepare(&params, &Map::new()).unwrap_err();
         assert_eq!(err.code, ErrorCode::MissingRequired);
         assert!(err.message.contains("--file"));

@@ -60,6 +60,9 @@ enum Request {
         success_codes: Vec<i32>,
         timeout: Duration,
         max_output: usize,
+        /// The intent keeps stdout as text (`"stdoutFormat": "text"`).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        stdout_text: bool,
     },
 }
 
@@ -140,10 +143,17 @@ pub(super) fn run_program(
     aliases: &[String],
     success_codes: &[i32],
     limits: super::external::Limits,
+    stdout_text: bool,
     cancelled: &dyn Fn() -> bool,
 ) -> Option<Result<Value, ToolError>> {
     let Some(exe) = executable() else {
-        return Some(super::external::run(argv, aliases, success_codes, limits));
+        return Some(super::external::run_as(
+            argv,
+            aliases,
+            success_codes,
+            limits,
+            stdout_text,
+        ));
     };
     let request = Request::Program {
         argv: argv.to_vec(),
@@ -151,6 +161,7 @@ pub(super) fn run_program(
         success_codes: success_codes.to_vec(),
         timeout: limits.timeout,
         max_output: limits.max_output,
+        stdout_text,
     };
     // The worker stops the program at its time limit and says so; this later deadline only
     // catches a worker that cannot.
@@ -691,12 +702,14 @@ pub fn serve() -> i32 {
                 success_codes,
                 timeout,
                 max_output,
+                stdout_text,
             }) => {
                 let limits = super::external::Limits {
                     timeout,
                     max_output,
                 };
-                match super::external::run(&argv, &aliases, &success_codes, limits) {
+                match super::external::run_as(&argv, &aliases, &success_codes, limits, stdout_text)
+                {
                     Ok(data) => ToolResult::ok(data, Default::default()),
                     Err(e) => ToolResult::err(e, None),
                 }

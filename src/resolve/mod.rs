@@ -355,7 +355,7 @@ fn candidate(
             pattern: intent.patterns.first().cloned().unwrap_or_default(),
         },
         score: (score * 1000.0).round() / 1000.0,
-        command: intent.command.clone(),
+        command: crate::cmp::capability::presented_command(&tool.name, e.intent as usize, intent),
         required: intent
             .params
             .iter()
