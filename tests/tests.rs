@@ -20,6 +20,7 @@ mod folders;
 mod hardening;
 mod json_stream;
 mod list;
+mod literal_agent;
 mod mcp;
 mod mcp_sdk;
 mod pages;
