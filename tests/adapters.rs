@@ -252,6 +252,30 @@ fn adapter_files_follow_the_house_rules() {
     }
 }
 
+/// A folder read from disk keeps its program's command (the bundled adapters here, as any
+/// third-party folder); `show` and `resolve` present it as a `cmpx run` line (issue 39).
+#[test]
+fn show_and_resolve_present_cmpx_run_lines() {
+    let doc = Test::new()
+        .env("CMP_TOOL_PATH", ADAPTERS)
+        .args(["show", "jq"])
+        .run()
+        .json();
+    let intent = &doc["capability"]["intents"][1];
+    assert_eq!(
+        intent["command"], "cmpx run jq --intent 1 --file={file} --indent={indent}",
+        "{doc}"
+    );
+    assert_eq!(intent["program"], "jq --indent {indent} . -- {file}");
+    let doc = Test::new()
+        .env("CMP_TOOL_PATH", ADAPTERS)
+        .args(["resolve", "jq . data.json"])
+        .run()
+        .json();
+    let command = doc["candidates"][0]["command"].as_str().unwrap_or_default();
+    assert!(command.starts_with("cmpx run jq --intent 1 "), "{doc}");
+}
+
 #[test]
 fn a_missing_program_is_not_found_and_named() {
     let root = tempfile::tempdir().unwrap();
