@@ -192,6 +192,9 @@ pub enum Command {
         /// Only tools in this domain.
         #[arg(long)]
         domain: Option<String>,
+        /// Every candidate's parameters in full, instead of the short answer.
+        #[arg(long)]
+        full: bool,
     },
     /// Check CTP definition files or CMP folders; with no paths, the built-in catalogue.
     ///

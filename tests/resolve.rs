@@ -43,6 +43,45 @@ fn resolve_ranks_candidates_with_everything_an_agent_needs() {
     assert!(best["intent"]["pattern"].is_string());
     let score = best["score"].as_f64().unwrap();
     assert!((0.0..=1.0).contains(&score));
+    // The short answer: the required placeholder only (an absent flag is its default), and
+    // every parameter left to fill in one line.
+    assert_eq!(best["command"], "cmpx run json-formatter --input={input}");
+    assert_eq!(
+        best["params"]["input"],
+        "required: The JSON document to format"
+    );
+    assert!(
+        best["params"]["indent"]
+            .as_str()
+            .unwrap()
+            .starts_with("default 2, one of 2|4|8|tab: "),
+        "{doc}"
+    );
+    // No warning is false by omission; the others are one line each.
+    assert_eq!(best.get("confirm"), None);
+    assert_eq!(best.get("destructive"), None);
+    let others = doc["candidates"].as_array().unwrap();
+    assert!(others.len() > 1, "{doc}");
+    for other in &others[1..] {
+        let keys: Vec<&str> = other
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .filter(|k| !["confirm", "destructive"].contains(k))
+            .collect();
+        assert_eq!(keys, ["tool", "score", "command"], "{other}");
+    }
+    assert_eq!(doc["confident"], true);
+    assert_eq!(doc.get("ambiguous"), None);
+
+    // `--full`: every candidate with every parameter, as before.
+    let doc = t
+        .args(["resolve", "--full", "pretty", "print", "this", "json"])
+        .run()
+        .json();
+    let best = &doc["candidates"][0];
+    assert_eq!(best["tool"], "json-formatter");
     // Every parameter is a placeholder: filling them alone reaches every option.
     assert_eq!(
         best["command"],
@@ -52,8 +91,90 @@ fn resolve_ranks_candidates_with_everything_an_agent_needs() {
     assert_eq!(best["params"]["input"]["required"], true);
     assert_eq!(best["confirm"], false);
     assert_eq!(best["destructive"], false);
+    assert_eq!(doc["query"], "pretty print this json");
     assert_eq!(doc["confident"], true);
     assert_eq!(doc["ambiguous"], false);
+}
+
+/// A request that names a file gets a command that reads it: `@file` where the tool takes
+/// content, the path itself where an adapter takes a path; pasted data fills the one required
+/// parameter it can.
+#[test]
+fn resolve_fills_the_files_and_data_a_request_names() {
+    let mut t = exported();
+    for (request, command) in [
+        (
+            "convert config.yaml to json",
+            "cmpx run yaml-to-json --input=@config.yaml",
+        ),
+        (
+            "sha256 of ./build/report.pdf",
+            "cmpx run hash-generator --input=@./build/report.pdf",
+        ),
+        (
+            "diff a.txt b.txt",
+            "cmpx run text-diff --original=@a.txt --modified=@b.txt",
+        ),
+        (
+            "decode eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln",
+            "cmpx run jwt-decoder --token=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln",
+        ),
+    ] {
+        let doc = t.args(["resolve", request]).run().json();
+        let best = &doc["candidates"][0];
+        assert_eq!(best["command"], command, "{request}: {doc}");
+        // What is filled is not asked for again.
+        for (name, _) in best["params"].as_object().into_iter().flatten() {
+            assert!(
+                !command.contains(&format!("--{name}=")),
+                "{request}: {name} is filled and listed: {doc}"
+            );
+        }
+    }
+    // An adapter that takes a path gets the path itself.
+    let doc = t
+        .args(["resolve", "what tables are in app.db?"])
+        .run()
+        .json();
+    let best = &doc["candidates"][0];
+    assert_eq!(best["tool"], "sqlite", "{doc}");
+    let command = best["command"].as_str().unwrap();
+    assert!(
+        command.contains("app.db") && !command.contains("{db}") && !command.contains('@'),
+        "{doc}"
+    );
+    assert_eq!(best.get("params"), None, "{doc}");
+}
+
+/// The short answer is sized for an agent's context: on these everyday requests its median
+/// stays under 250 o200k tokens with five candidates, and each is under half the full answer
+/// (bench/resolve_tokens.py measures every labelled request).
+#[test]
+fn the_short_answer_is_small() {
+    let mut t = exported();
+    let bpe = tiktoken_rs::o200k_base().unwrap();
+    let mut sizes = Vec::new();
+    for request in [
+        "pretty print this json",
+        "convert config.yaml to json",
+        "base64 encode hello",
+        "what date is 1700000000",
+        "sha256 of report.pdf",
+        "list the tables in app.db",
+        "slugify My Blog Post Title",
+    ] {
+        let out = t.args(["resolve", request]).run().stdout;
+        let short = bpe.encode_with_special_tokens(&out).len();
+        let out = t.args(["resolve", "--full", request]).run().stdout;
+        let full = bpe.encode_with_special_tokens(&out).len();
+        assert!(
+            short * 2 < full,
+            "{request}: {short} tokens, {full} in full"
+        );
+        sizes.push(short);
+    }
+    sizes.sort();
+    assert!(sizes[sizes.len() / 2] < 250, "{sizes:?}");
 }
 
 #[test]
@@ -291,7 +412,10 @@ fn the_index_is_never_stale_and_safe_to_delete() {
     assert_eq!(doc["candidates"][0]["tool"], "widget");
     std::fs::remove_dir_all(t.home().join("cache")).unwrap();
     let doc = t.args(["resolve", "polish the gadgets"]).run().json();
-    assert_eq!(doc["candidates"][0]["command"], "echo b");
+    assert_eq!(
+        doc["candidates"][0]["intent"]["pattern"],
+        "polish the gadgets"
+    );
 }
 
 /// Rewrites a file in place (same inode), keeping its size and restoring its modification

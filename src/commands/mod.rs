@@ -129,7 +129,12 @@ pub fn main() -> i32 {
         Command::Export { to, force, dry_run } => export::run(mode, to, force, dry_run),
         Command::List { domain } => list::run(mode, domain.as_deref()),
         Command::Show { tool } => show::run(mode, &tool),
-        Command::Resolve { text, top, domain } => resolve::run(mode, &text.join(" "), top, domain),
+        Command::Resolve {
+            text,
+            top,
+            domain,
+            full,
+        } => resolve::run(mode, &text.join(" "), top, domain, full),
         Command::Validate {
             paths,
             lock,

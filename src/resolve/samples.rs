@@ -434,18 +434,53 @@ fn quoted() -> &'static Regex {
     })
 }
 
+/// The extensions people name files by (a regex alternation).
+const FILE_EXTENSIONS: &str = concat!(
+    "ya?ml|json[5l]?|ndjson|toml|xml|csv|tsv|txt|md|markdown|html?|s?css|[cm]?js|jsx|ts|tsx|",
+    "py|rs|go|java|kt|rb|php|c|h|cpp|hpp|cs|swift|sh|bash|zsh|ps1|sql|db|sqlite3?|log|",
+    "conf|cfg|ini|env|lock|proto|pem|der|crt|cer|csr|key|pub|p12|pfx|jks|png|jpe?g|gif|",
+    "svg|webp|ico|pdf|zip|gz|tgz|tar|bz2|xz|zst|lz4|7z|bin|plist|msgpack|cbor|wasm|",
+    "mp[34]|tf|tfvars|gradle|properties|xlsx?|docx?",
+);
+
+/// The files a request names, in order, each once: a word that looks like a file name (a known
+/// extension, as in `file_name`), or names a file that exists here (`Makefile`, `./run`).
+/// Quotes and punctuation around the word are not part of it.
+pub fn named_files(request: &str) -> Vec<String> {
+    static F: OnceLock<Regex> = OnceLock::new();
+    let looks = F.get_or_init(|| {
+        Regex::new(&format!(
+            r"(?i)^(?:[\w.~-]*/)*[\w~-][\w.-]*\.(?:{FILE_EXTENSIONS})$"
+        ))
+        .expect("valid file name pattern")
+    });
+    let mut out: Vec<String> = Vec::new();
+    for word in request.split_whitespace() {
+        let word = word
+            .trim_start_matches(|c: char| "([{<'\"`“‘".contains(c))
+            .trim_end_matches(|c: char| ")]}>'\"`”’,;:!?.".contains(c));
+        // `@data.json` is already the file's content, as an agent writes it.
+        let word = word.strip_prefix('@').unwrap_or(word);
+        if word.is_empty() {
+            continue;
+        }
+        let exists = || {
+            (word.contains('/') || word.contains('.') || word.chars().any(|c| c.is_uppercase()))
+                && std::path::Path::new(word).is_file()
+        };
+        if (looks.is_match(word) || exists()) && !out.iter().any(|w| w == word) {
+            out.push(word.to_string());
+        }
+    }
+    out
+}
+
 /// A file name or path ending in an extension people name files by, with what comes before it.
 fn file_name() -> &'static Regex {
     static F: OnceLock<Regex> = OnceLock::new();
     F.get_or_init(|| {
-        Regex::new(concat!(
-            r"(?i)(?P<lead>^|[\s(\[,:=])(?:[\w.~-]*/)*[\w~-][\w.-]*\.(?P<ext>",
-            "ya?ml|json[5l]?|ndjson|toml|xml|csv|tsv|txt|md|markdown|html?|s?css|[cm]?js|jsx|ts|tsx|",
-            "py|rs|go|java|kt|rb|php|c|h|cpp|hpp|cs|swift|sh|bash|zsh|ps1|sql|db|sqlite3?|log|",
-            "conf|cfg|ini|env|lock|proto|pem|der|crt|cer|csr|key|pub|p12|pfx|jks|png|jpe?g|gif|",
-            "svg|webp|ico|pdf|zip|gz|tgz|tar|bz2|xz|zst|lz4|7z|bin|plist|msgpack|cbor|wasm|",
-            "mp[34]|tf|tfvars|gradle|properties|xlsx?|docx?",
-            r")\b(?P<tail>$|[\s)\],.;:!?'\x22])"
+        Regex::new(&format!(
+            r"(?i)(?P<lead>^|[\s(\[,:=])(?:[\w.~-]*/)*[\w~-][\w.-]*\.(?P<ext>{FILE_EXTENSIONS})\b(?P<tail>$|[\s)\],.;:!?'\x22])"
         ))
         .expect("valid file name pattern")
     })
@@ -671,6 +706,22 @@ mod tests {
         assert_eq!(
             s.text.split_whitespace().collect::<Vec<_>>(),
             ["url", "decode", "now"]
+        );
+    }
+
+    #[test]
+    fn named_files_are_the_words_that_look_like_or_are_files() {
+        assert_eq!(super::named_files("diff a.txt b.txt"), ["a.txt", "b.txt"]);
+        assert_eq!(
+            super::named_files("count rows in 'data.csv', then sort ./out/data.csv."),
+            ["data.csv", "./out/data.csv"]
+        );
+        assert_eq!(super::named_files("pretty print @data.json"), ["data.json"]);
+        // Domains, versions and plain words are not files (unless one exists here).
+        assert!(super::named_files("punycode of münchen.de v1.2.3 json").is_empty());
+        assert_eq!(
+            super::named_files("hash Cargo.lock and src"),
+            ["Cargo.lock"]
         );
     }
 
