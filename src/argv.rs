@@ -583,8 +583,10 @@ fn names_a_file(slot: &Slot, raw: &str) -> Option<String> {
 
 fn resolve_value(slot: &Slot, raw: &str, stdin_used: &mut bool) -> Result<Value, Error> {
     let reads_stdin = matches!(slot.source, Source::FilesAndStdin | Source::Binary);
+    // The snippet's one rule holds for every value: a leading `@@` is a literal `@` (a
+    // program's argument, a select value), even where `@path` reads nothing.
     if slot.source == Source::Literal || (raw == "-" && !reads_stdin) {
-        return Ok(Value::String(raw.to_string()));
+        return Ok(Value::String(literal(raw).to_string()));
     }
     let text = match indirect_bytes(raw, stdin_used, &slot.name)? {
         // Binary parameters carry Base64, as the CTP `file` type specifies.
@@ -641,7 +643,12 @@ mod tests {
         let at = format!("@{name}");
         let dir_name = dir.path().to_str().unwrap();
         let missing = dir.path().join("absent.yaml");
-        for value in [at.as_str(), dir_name, missing.to_str().unwrap(), "plain text"] {
+        for value in [
+            at.as_str(),
+            dir_name,
+            missing.to_str().unwrap(),
+            "plain text",
+        ] {
             let inv = parse_words(&["--input", value]).unwrap();
             assert!(inv.warnings.is_empty(), "{value}: {:?}", inv.warnings);
         }

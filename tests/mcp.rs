@@ -705,4 +705,29 @@ fn progressive_mode_costs_a_constant_few_hundred_tokens() {
         progressive.2
     );
     assert!(full.2 > 10 * progressive.2);
+    // The README states both costs (issue 39); they hold within a tenth.
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let stated = |pattern: &str| -> usize {
+        regex::Regex::new(pattern)
+            .unwrap()
+            .captures(&readme)
+            .expect(pattern)[1]
+            .replace(',', "")
+            .parse()
+            .unwrap()
+    };
+    for (said, measured) in [
+        (
+            stated(r"every tool: ~([\d,]+) tokens of definitions"),
+            full.2,
+        ),
+        (
+            stated(r"search, describe, run \(~(\d+) tokens\)"),
+            progressive.2,
+        ),
+    ] {
+        let off = said.abs_diff(measured) as f64 / measured as f64;
+        assert!(off < 0.1, "README says ~{said} tokens, measured {measured}");
+    }
 }

@@ -15,7 +15,6 @@ pub mod openapi;
 pub mod tool_doc;
 pub mod vendors;
 pub mod written;
-pub mod yaml_out;
 
 use crate::ctp::ToolDefinition;
 

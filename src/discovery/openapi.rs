@@ -21,9 +21,13 @@ const ERROR_CODES: [ErrorCode; 10] = [
     ErrorCode::InternalError,
 ];
 
-/// The document as YAML (see [`super::yaml_out`] for why not serde_norway's emitter).
+/// The document as YAML that YAML 1.1 readers (PyYAML, which openapi-spec-validator uses) read
+/// as YAML 1.2 ones do: json-to-yaml's writer ([`crate::tools::value_to_yaml`]), since
+/// serde_norway alone leaves `yes`, `1:20` or dates plain.
 pub fn yaml(tools: &[ToolDefinition], opts: &Options) -> String {
-    super::yaml_out::to_yaml(&document(tools, opts))
+    // It fails only past the output ceiling, far above any catalogue's document.
+    crate::tools::value_to_yaml(&document(tools, opts))
+        .unwrap_or_else(|e| format!("# {}\n", e.message))
 }
 
 /// The document as a JSON value.
