@@ -3,10 +3,45 @@
 //! parameters left to fill; the others one line each), with `--full` every candidate's
 //! parameters as the resolver returns them.
 
+use crate::cmp::ParamSpec;
 use crate::error::{Error, ExitCode};
 use crate::output::{self, Mode};
 use crate::resolve::{self, Candidate, Options, Resolution};
+use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
+
+type Specs = IndexMap<String, ParamSpec>;
+
+/// Whether `c` is a catalogue tool (run in-process, reading `@file` content), not an adapter
+/// or a third-party folder.
+fn is_catalogue(c: &Candidate) -> bool {
+    !c.adapter && crate::catalogue::get(&c.tool).is_some()
+}
+
+/// `c`'s parameters as a filler needs them. A catalogue tool's mode states only what the mode
+/// changes; what each parameter is, and whether it is required, comes from the tool's general
+/// intent.
+fn specs(c: &Candidate) -> Specs {
+    let mut specs = c.params.clone();
+    if c.intent.index == 0 || !is_catalogue(c) {
+        return specs;
+    }
+    let base = crate::catalogue::get(&c.tool)
+        .map(|d| crate::cmp::mapping::capability(&d))
+        .and_then(|cap| cap.intents.into_iter().next());
+    let Some(base) = base else {
+        return specs;
+    };
+    for (name, spec) in specs.iter_mut() {
+        if let Some(b) = base.params.get(name) {
+            spec.required |= b.required;
+            spec.description = spec.description.take().or_else(|| b.description.clone());
+            spec.default = spec.default.take().or_else(|| b.default.clone());
+            spec.enum_values = spec.enum_values.take().or_else(|| b.enum_values.clone());
+        }
+    }
+    specs
+}
 
 pub fn run(
     mode: Mode,
@@ -34,7 +69,8 @@ pub fn run(
     } else {
         let fill = Filling::of(&resolution.query);
         for c in &resolution.candidates {
-            crate::outln!("{:.3}  {:24} {}", c.score, c.tool, fill.command(c).0);
+            let command = fill.command(c, &specs(c)).0;
+            crate::outln!("{:.3}  {:24} {}", c.score, c.tool, command);
         }
         if resolution.ambiguous {
             eprintln!("(ambiguous: the best candidates are too close to call)");
@@ -54,7 +90,8 @@ pub fn short(resolution: &Resolution) -> Value {
         .iter()
         .enumerate()
         .map(|(i, c)| {
-            let (command, filled) = fill.command(c);
+            let specs = specs(c);
+            let (command, filled) = fill.command(c, &specs);
             let mut out = Map::new();
             out.insert("tool".into(), json!(c.tool));
             if i == 0 {
@@ -64,8 +101,7 @@ pub fn short(resolution: &Resolution) -> Value {
             out.insert("score".into(), json!((c.score * 100.0).round() / 100.0));
             out.insert("command".into(), json!(command));
             if i == 0 {
-                let params: Map<String, Value> = c
-                    .params
+                let params: Map<String, Value> = specs
                     .iter()
                     .filter(|(name, _)| !filled.contains(name))
                     .map(|(name, spec)| (name.clone(), json!(describe(spec))))
@@ -96,7 +132,7 @@ pub fn short(resolution: &Resolution) -> Value {
 
 /// A parameter in one line: its type, whether it is required, its default and its values, then
 /// the first clause of its description.
-fn describe(spec: &crate::cmp::ParamSpec) -> String {
+fn describe(spec: &ParamSpec) -> String {
     // A plain string is what a parameter is unless it says otherwise.
     let mut head: Vec<String> = (spec.kind != "string")
         .then(|| spec.kind.clone())
@@ -185,20 +221,26 @@ impl Filling {
     /// takes one (as `@file` where the tool reads content; the path itself where an adapter or
     /// a third-party tool takes a path), then the one pasted value for the one required
     /// parameter still missing, as `cmpx do` fills it.
-    fn values(&self, c: &Candidate) -> Map<String, Value> {
+    fn values(&self, c: &Candidate, specs: &Specs) -> Map<String, Value> {
         let mut values = Map::new();
-        let reads_content = !c.adapter && crate::catalogue::get(&c.tool).is_some();
+        let reads_content = is_catalogue(c);
         let mut files = self.files.iter();
         // Required parameters first: a file is what the tool cannot do without.
-        let mut order: Vec<(&String, &crate::cmp::ParamSpec)> = c.params.iter().collect();
+        let mut order: Vec<(&String, &ParamSpec)> = specs.iter().collect();
         order.sort_by_key(|(_, spec)| !spec.required);
+        let takes = |name: &str, spec: &ParamSpec, values: &Map<String, Value>| {
+            if !reads_content {
+                return takes_path(name, spec);
+            }
+            // A tool that reads content takes the file as its required text, or, where none
+            // is required (one of several inputs), as the one input said to be a file.
+            spec.required && takes_text(spec)
+                || values.is_empty()
+                    && !specs.values().any(|s| s.required)
+                    && takes_path(name, spec)
+        };
         for (name, spec) in order {
-            let takes = if reads_content {
-                spec.required && takes_text(spec)
-            } else {
-                takes_path(name, spec)
-            };
-            if !takes {
+            if !takes(name, spec, &values) {
                 continue;
             }
             let Some(file) = files.next() else { break };
@@ -209,8 +251,7 @@ impl Filling {
             };
             values.insert(name.clone(), Value::String(value));
         }
-        let missing: Vec<&String> = c
-            .params
+        let missing: Vec<&String> = specs
             .iter()
             .filter(|(name, spec)| spec.required && !values.contains_key(*name))
             .map(|(name, _)| name)
@@ -234,14 +275,14 @@ impl Filling {
     /// fill. A `cmpx run` line drops the optional flags left to their default (an absent flag
     /// is the default, and the best candidate lists each); another program's line keeps every
     /// placeholder.
-    fn command(&self, c: &Candidate) -> (String, Vec<String>) {
-        let values = self.values(c);
+    fn command(&self, c: &Candidate, specs: &Specs) -> (String, Vec<String>) {
+        let values = self.values(c, specs);
         let runs_cmpx = c.command.starts_with("cmpx run ");
         let words: Vec<String> = c
             .command
             .split(' ')
             .filter_map(|word| {
-                let Some((name, spec)) = c.params.iter().find(|(name, _)| {
+                let Some((name, spec)) = specs.iter().find(|(name, _)| {
                     word.strip_prefix("--")
                         .and_then(|w| w.strip_suffix(&format!("={{{name}}}")))
                         == Some(name.as_str())
@@ -273,12 +314,12 @@ fn quote(v: &Value) -> String {
 }
 
 /// A parameter whose value is text the tool works on (a file's content can stand for it).
-fn takes_text(spec: &crate::cmp::ParamSpec) -> bool {
+fn takes_text(spec: &ParamSpec) -> bool {
     spec.kind == "string" && spec.enum_values.is_none()
 }
 
 /// A parameter whose value is a path to a file or directory, by its name or its description.
-fn takes_path(name: &str, spec: &crate::cmp::ParamSpec) -> bool {
+fn takes_path(name: &str, spec: &ParamSpec) -> bool {
     if !matches!(spec.kind.as_str(), "string" | "array<string>") || spec.enum_values.is_some() {
         return false;
     }
