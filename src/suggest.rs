@@ -58,7 +58,14 @@ mod tests {
 
     #[test]
     fn enum_values_are_matched_by_spelling_before_closeness() {
-        let hashes = ["md5", "sha1", "sha256", "sha3-256", "sha512-256", "blake2s-256"];
+        let hashes = [
+            "md5",
+            "sha1",
+            "sha256",
+            "sha3-256",
+            "sha512-256",
+            "blake2s-256",
+        ];
         assert_eq!(closest_option("SHA-256", &hashes), Some("sha256"));
         assert_eq!(closest_option("sha_1", &hashes), Some("sha1"));
         assert_eq!(closest_option("SHA3_256", &hashes), Some("sha3-256"));

@@ -243,10 +243,17 @@ fn saved_recipes_are_cmp_folders_that_run_by_name_and_nest() {
     // `--list` names it beside the bundled recipes, with steps that read back.
     let listed = t.args(["pipe", "--list", "--json"]).run().json();
     let recipes = listed["recipes"].as_array().unwrap();
-    let unurl = recipes.iter().find(|r| r["name"] == "unurl").expect("unurl");
+    let unurl = recipes
+        .iter()
+        .find(|r| r["name"] == "unurl")
+        .expect("unurl");
     assert_eq!(unurl["source"], "saved");
     assert_eq!(unurl["steps"], "url-encoder mode=decode");
-    assert!(recipes.iter().any(|r| r["name"] == "jwt-claims" && r["source"] == "bundled"));
+    assert!(
+        recipes
+            .iter()
+            .any(|r| r["name"] == "jwt-claims" && r["source"] == "bundled")
+    );
     // A folder that is not a recipe is never replaced.
     std::fs::create_dir_all(t.tools_dir().join("mine/cmp")).unwrap();
     let out = t

@@ -95,7 +95,12 @@ pub fn run(mode: Mode, flags: Flags) -> Result<ExitCode, Error> {
 pub fn run_saved(mode: Mode, name: &str, tokens: &[String]) -> Option<Result<ExitCode, Error>> {
     let saved = crate::pipe::saved::find(name).ok().flatten()?;
     // A bundled recipe of that name is not an installed tool: only a folder counts here.
-    if !saved.dir.join("cmp").join(crate::pipe::saved::FILE).is_file() {
+    if !saved
+        .dir
+        .join("cmp")
+        .join(crate::pipe::saved::FILE)
+        .is_file()
+    {
         return None;
     }
     let slots = [crate::argv::Slot {

@@ -82,7 +82,8 @@ mod tests {
             // The steps read back as the same chain of tools.
             let back = super::super::parse::short_form(listed["steps"].as_str().unwrap()).unwrap();
             let recipe = super::super::bundled::get(name).unwrap();
-            let tools = |r: &super::Recipe| r.steps.iter().map(|s| s.tool.clone()).collect::<Vec<_>>();
+            let tools =
+                |r: &super::Recipe| r.steps.iter().map(|s| s.tool.clone()).collect::<Vec<_>>();
             assert_eq!(tools(&back), tools(&recipe), "{name}");
         }
     }
