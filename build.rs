@@ -1,7 +1,7 @@
-//! Embeds the catalogue (`catalogue/<category>/<id>.json`, each with its declared contract
-//! `<id>.cmpx.json`) and the bundled adapters (`adapters/<name>/cmp/*.json`) into the binary,
-//! so cmpx runs from any directory, with a digest of everything embedded (the resolver's cache
-//! key: hashing the files on every run was a millisecond of each warm `resolve`).
+//! Embeds the bundled adapters (`adapters/<name>/cmp/*.json`) into the binary, so cmpx runs
+//! from any directory, with a digest of them and of the learned phrasings (with the tool
+//! library's digest of the catalogue, the resolver's cache key: hashing the files on every run
+//! was a millisecond of each warm `resolve`). The catalogue is embedded by crates/tools.
 
 use std::fmt::Write as _;
 use std::hash::{Hash, Hasher};
@@ -53,27 +53,15 @@ fn table(name: &str, root: &Path, files: &[PathBuf]) -> String {
 
 fn main() {
     let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let catalogue = manifest_dir.join("catalogue");
     let adapters = manifest_dir.join("adapters");
-    println!("cargo:rerun-if-changed={}", catalogue.display());
     println!("cargo:rerun-if-changed={}", adapters.display());
-    let (contracts, definitions): (Vec<PathBuf>, Vec<PathBuf>) = json_files(&catalogue, None)
-        .into_iter()
-        .partition(|f| f.to_string_lossy().ends_with(".cmpx.json"));
-    let mut out = table("FILES", &catalogue, &definitions);
-    out.push_str(&table("CONTRACT_FILES", &catalogue, &contracts));
     let adapter_files = json_files(&adapters, Some("cmp"));
-    out.push_str(&table("ADAPTER_FILES", &adapters, &adapter_files));
+    let mut out = table("ADAPTER_FILES", &adapters, &adapter_files);
     // The learned phrasings are embedded by src/resolve/learned.rs; they shape the index too.
     let learned = manifest_dir.join("src/resolve/learned.json");
     println!("cargo:rerun-if-changed={}", learned.display());
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    for file in definitions
-        .iter()
-        .chain(&contracts)
-        .chain(&adapter_files)
-        .chain([&learned])
-    {
+    for file in adapter_files.iter().chain([&learned]) {
         file.strip_prefix(manifest_dir).unwrap_or(file).hash(&mut h);
         std::fs::read(file)
             .expect("read embedded file")
@@ -81,10 +69,10 @@ fn main() {
     }
     writeln!(
         out,
-        "/// A digest of every embedded file and the learned phrasings.\npub const DIGEST: u64 = {:#018x};",
+        "/// A digest of every embedded adapter file and the learned phrasings.\npub const DIGEST: u64 = {:#018x};",
         h.finish()
     )
     .unwrap();
-    let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("catalogue_files.rs");
-    std::fs::write(dest, out).expect("write generated catalogue index");
+    let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("adapter_files.rs");
+    std::fs::write(dest, out).expect("write generated adapter index");
 }

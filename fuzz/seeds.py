@@ -115,7 +115,7 @@ def nest(open_, inner, close, n):
     return open_ * n + inner + close * n
 
 
-# cmpx's nesting limits (src/tools/depth.rs and the tools' own): every format gets a seed just
+# cmpx's nesting limits (crates/tools/src/tools/kit/depth.rs and the tools' own): every format gets a seed just
 # under its limit and one just over it, so the fuzzer starts at both sides of every check.
 JSON, MARKUP, YAML, TOML, TEMPLATE, REGEX, FANCY, ASN1 = 128, 512, 128, 80, 100, 250, 64, 49
 

@@ -4,6 +4,13 @@
 use crate::cmp::export::{Bundle, one_per_line};
 use crate::cmp::{Capability, Examples, Manifest};
 
+/// The generated table of embedded adapter files, and their digest with the learned phrasings.
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/adapter_files.rs"));
+}
+
+pub(crate) use embedded::DIGEST;
+
 /// One embedded adapter: its name and files (relative to the adapter folder).
 pub struct Adapter {
     pub name: &'static str,
@@ -99,7 +106,7 @@ fn examples(text: &str, cap: &Capability) -> Option<Vec<u8>> {
 /// Every bundled adapter, by name.
 pub fn all() -> Vec<Adapter> {
     let mut out: Vec<Adapter> = Vec::new();
-    for (path, text) in crate::catalogue::embedded::ADAPTER_FILES {
+    for (path, text) in embedded::ADAPTER_FILES {
         let Some((name, rel)) = path.split_once('/') else {
             continue;
         };

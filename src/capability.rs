@@ -364,11 +364,11 @@ mod tests {
         ("jwt-decoder", SYSTEM_RANDOM),
     ];
 
-    /// The non-test source of every tool module under src/tools with the tool ids it
+    /// The non-test source of every tool module under crates/tools/src/tools with the tool ids it
     /// registers: modules declared `#[cfg(test)]` are left out, and each file is cut where its
     /// `#[cfg(test)] mod tests` begins.
     fn tool_sources() -> Vec<(std::path::PathBuf, String, Vec<String>)> {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/tools");
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/tools/src/tools");
         let mut files = Vec::new();
         let mut dirs = vec![root];
         while let Some(dir) = dirs.pop() {

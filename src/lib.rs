@@ -7,18 +7,15 @@ mod architecture;
 pub mod argv;
 pub mod btcp;
 pub mod capability;
-pub mod catalogue;
+#[cfg(test)]
+mod checklist;
 pub mod cli;
 pub mod cmp;
 pub mod commands;
-pub mod contract;
-pub mod ctp;
 pub mod discovery;
 pub mod error;
 pub mod exec;
 pub mod jsonrpc;
-pub mod jsonstr;
-pub mod limits;
 pub mod log_sink;
 pub mod mcp;
 pub mod new_file;
@@ -29,10 +26,9 @@ pub mod policy;
 pub mod resolve;
 pub mod secret;
 pub mod serve;
-pub mod suggest;
-pub mod text;
-pub mod tools;
 pub mod versioning;
 pub mod web;
 
 pub use error::{Error, ExitCode};
+// The tool library's modules keep the paths the rest of the crate has always used.
+pub use cmpx_tools::{catalogue, contract, ctp, jsonstr, limits, suggest, text, tools};

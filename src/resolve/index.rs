@@ -404,6 +404,7 @@ fn seed() -> u64 {
     FORMAT.hash(&mut h);
     env!("CARGO_PKG_VERSION").hash(&mut h);
     crate::catalogue::DIGEST.hash(&mut h);
+    crate::adapters::DIGEST.hash(&mut h);
     h.finish()
 }
 

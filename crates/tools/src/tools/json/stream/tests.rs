@@ -142,7 +142,8 @@ fn same(id: &str, input: &str, extra: &Value, chunk: usize) {
 }
 
 fn corpus_files() -> Vec<String> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    // The workspace root, where the catalogue and the test data are.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut found = Vec::new();
     let mut dirs = vec![
         root.join("catalogue"),

@@ -3,7 +3,7 @@
 //! helpers. It knows nothing of the tool families.
 
 pub mod args;
-pub(crate) mod b64;
+pub mod b64;
 pub mod budget;
 pub mod chunks;
 pub mod data;

@@ -137,7 +137,7 @@ fn generated_failures(seed: u64, dialect: &str) -> Vec<String> {
 
 /// `tests/data/sql-corpus.sql`: blocks separated by `-- @@ <dialect>` lines.
 fn corpus() -> Vec<(&'static str, String)> {
-    let text = include_str!("../../../tests/data/sql-corpus.sql");
+    let text = include_str!("../../../../../tests/data/sql-corpus.sql");
     let mut items = Vec::new();
     let mut dialect = "generic";
     let mut current = String::new();

@@ -1,4 +1,4 @@
-//! Test helpers: run a tool through the real executor, as every caller does.
+//! Test helpers: run a tool as every host does (prepared, contained, measured).
 
 use crate::ctp::{ErrorCode, ToolResult};
 use serde_json::Value;
@@ -8,7 +8,7 @@ pub fn run(id: &str, args: Value) -> ToolResult {
     let Value::Object(map) = args else {
         panic!("test args must be a JSON object");
     };
-    crate::exec::run_builtin(id, &map)
+    crate::run::run(id, map)
 }
 
 /// Runs a tool that must succeed and returns its `data`.

@@ -28,7 +28,7 @@ mod parse_equivalence;
 
 // The kit's modules keep the paths the rest of the crate has always used.
 pub use kit::args::{self, Args};
-pub(crate) use kit::b64;
+pub use kit::b64;
 #[cfg(test)]
 pub use kit::testing;
 pub use kit::tool::{Stream, Tool, ToolFn};

@@ -1,0 +1,14 @@
+//! cmpx's tool library: the catalogue of CTP tool definitions with their declared contracts,
+//! the tools that implement them, and [`run`], which runs one in-process. It has no front end,
+//! no policy and no filesystem access of its own, so it can be used alone (and built for a
+//! browser); the `cmpx` crate adds the executor, the front ends and the exports.
+
+pub mod catalogue;
+pub mod contract;
+pub mod ctp;
+pub mod jsonstr;
+pub mod limits;
+pub mod run;
+pub mod suggest;
+pub mod text;
+pub mod tools;
