@@ -33,7 +33,7 @@ fn json_files(root: &Path, inner: Option<&str>) -> Vec<PathBuf> {
 }
 
 fn table(name: &str, root: &Path, files: &[PathBuf]) -> String {
-    let mut out = format!("pub static {name}: &[(&str, &str)] = &[\n");
+    let mut out = format!("pub(crate) static {name}: &[(&str, &str)] = &[\n");
     for file in files {
         let rel = file
             .strip_prefix(root)

@@ -20,7 +20,7 @@ use serde_norway::Value as Yaml;
 use toml::de::{DeTable, DeValue};
 use toml::value::Datetime;
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("json-to-toml", json_to_toml),
     Tool::new("toml-to-json", toml_to_json),
     Tool::new("yaml-to-toml", yaml_to_toml),

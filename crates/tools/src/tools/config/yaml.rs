@@ -22,7 +22,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("json-to-yaml", json_to_yaml),
     Tool::new("yaml-to-json", yaml_to_json),
     Tool::new("yaml-formatter", yaml_formatter),

@@ -10,7 +10,7 @@ use crc::{Algorithm, Crc};
 use serde_json::{Value, json};
 use std::io::Cursor;
 
-pub const TOOLS: &[Tool] = &[Tool::new("checksum-calculator", checksum_calculator)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("checksum-calculator", checksum_calculator)];
 
 /// How a checksum is computed, by width (CRCs) or by family.
 enum Kind {

@@ -12,7 +12,7 @@ use cbc::cipher::{BlockModeDecrypt, BlockModeEncrypt, KeyIvInit, StreamCipher};
 use rand::RngExt;
 use serde_json::{Value, json};
 
-pub const TOOLS: &[Tool] = &[Tool::new("text-encryptor", text_encryptor)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("text-encryptor", text_encryptor)];
 
 const SALT_LEN: usize = 16;
 const TAG_LEN: usize = 16;

@@ -9,7 +9,7 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Value, json};
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("caesar-cipher", caesar_cipher),
     Tool::new("xor-cipher", xor_cipher),
     Tool::new("vigenere-cipher", vigenere_cipher),

@@ -9,7 +9,7 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::json;
 
-pub const TOOLS: &[Tool] = &[Tool::new("fernet-encryptor", fernet_encryptor)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("fernet-encryptor", fernet_encryptor)];
 
 /// Seconds a token's timestamp may lie in the future (the spec's and the crate's allowance).
 const MAX_CLOCK_SKEW: u64 = 60;

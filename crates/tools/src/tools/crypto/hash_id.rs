@@ -9,7 +9,7 @@ use regex::Regex;
 use serde_json::{Value, json};
 use std::sync::OnceLock;
 
-pub const TOOLS: &[Tool] = &[Tool::new("hash-identifier", hash_identifier)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("hash-identifier", hash_identifier)];
 
 /// One possible algorithm: display name, hashcat mode, John the Ripper format.
 type Algo = (&'static str, Option<u32>, Option<&'static str>);

@@ -13,7 +13,7 @@ use hmac::{Hmac, KeyInit, Mac, SimpleHmac};
 use serde_json::{Map, Value, json};
 use std::borrow::Cow;
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("hash-generator", hash_generator).streams(Stream {
         param: "input",
         plan: plan_hash,
@@ -95,7 +95,7 @@ fn hash_generator(args: &Args) -> ToolOutcome {
 
 /// Text input is hashed piece by piece as it is read (a `@path` file as its bytes, text or
 /// not, as `sha256sum` would); hex or Base64 input is decoded whole.
-pub fn plan_hash<'a>(args: &Args, input: Chunks<'a>) -> Result<Option<Plan<'a>>, Stop> {
+pub(crate) fn plan_hash<'a>(args: &Args, input: Chunks<'a>) -> Result<Option<Plan<'a>>, Stop> {
     if args.str("inputEncoding")? != "text" {
         return Ok(None);
     }

@@ -11,7 +11,7 @@ use jsonwebtoken::{Algorithm, AlgorithmFamily, DecodingKey, EncodingKey};
 use serde_json::{Map, Value, json};
 use std::str::FromStr;
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("jwt-decoder", jwt_decoder),
     Tool::new("jwt-encoder", jwt_encoder),
 ];

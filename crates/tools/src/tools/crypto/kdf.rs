@@ -14,7 +14,7 @@ use base64::engine::general_purpose::STANDARD;
 use rand::RngExt;
 use serde_json::{Value, json};
 
-pub const TOOLS: &[Tool] = &[Tool::new(
+pub(crate) const TOOLS: &[Tool] = &[Tool::new(
     "password-hash-generator",
     password_hash_generator,
 )];

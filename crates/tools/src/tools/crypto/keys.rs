@@ -17,7 +17,7 @@ use rsa::traits::PublicKeyParts;
 use rsa::{RsaPrivateKey, RsaPublicKey};
 use serde_json::{Value, json};
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("rsa-key-pair-generator", rsa_key_pair_generator),
     Tool::new("bip39-generator", bip39_generator),
 ];

@@ -9,7 +9,7 @@ use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 
 /// The dotted form of OID content octets, or why they are not a valid OID.
-pub fn dotted(content: &[u8]) -> Result<String, String> {
+pub(crate) fn dotted(content: &[u8]) -> Result<String, String> {
     if content.is_empty() {
         return Err("an OBJECT IDENTIFIER has at least one subidentifier".into());
     }
@@ -49,12 +49,12 @@ pub fn dotted(content: &[u8]) -> Result<String, String> {
 }
 
 /// The dotted form of an OID parsed by x509-parser (whose own `to_id_string` has the bug).
-pub fn dotted_of(oid: &x509_parser::asn1_rs::Oid) -> String {
+pub(crate) fn dotted_of(oid: &x509_parser::asn1_rs::Oid) -> String {
     dotted(oid.as_bytes()).unwrap_or_else(|_| oid.to_id_string())
 }
 
 /// The content octets of a dotted OID, or why it is not one.
-pub fn encode(dotted: &str) -> Result<Vec<u8>, String> {
+pub(crate) fn encode(dotted: &str) -> Result<Vec<u8>, String> {
     let arcs: Vec<BigUint> = dotted
         .split('.')
         .map(|a| {

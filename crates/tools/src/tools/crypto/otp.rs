@@ -9,7 +9,7 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_perc
 use serde_json::{Map, Value, json};
 use totp_rs::Secret;
 
-pub const TOOLS: &[Tool] = &[Tool::new("otp-generator", otp_generator)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("otp-generator", otp_generator)];
 
 /// Characters left as they are in an otpauth:// label or query value (RFC 3986 unreserved).
 const UNRESERVED: &AsciiSet = &NON_ALPHANUMERIC

@@ -12,7 +12,7 @@ use unicode_segmentation::UnicodeSegmentation;
 use zxcvbn::matching::patterns::MatchPattern;
 use zxcvbn::time_estimates::CrackTimeSeconds;
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("bcrypt-hasher", bcrypt_hasher),
     Tool::new("password-strength-analyzer", password_strength_analyzer),
     Tool::new("basic-auth-generator", basic_auth_generator),

@@ -7,7 +7,7 @@ use rand::RngExt;
 use rand::seq::{IndexedRandom, SliceRandom};
 use serde_json::json;
 
-pub const TOOLS: &[Tool] = &[Tool::new("password-generator", password_generator)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("password-generator", password_generator)];
 
 const UPPER: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const LOWER: &str = "abcdefghijklmnopqrstuvwxyz";

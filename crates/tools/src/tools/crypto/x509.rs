@@ -20,7 +20,7 @@ use x509_parser::public_key::PublicKey;
 use x509_parser::time::ASN1Time;
 use x509_parser::x509::SubjectPublicKeyInfo;
 
-pub const TOOLS: &[Tool] = &[Tool::new("certificate-decoder", certificate_decoder)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("certificate-decoder", certificate_decoder)];
 
 /// PEM labels that carry a certificate (RFC 7468 §5, plus OpenSSL's trusted variant).
 const CERT_LABELS: &[&str] = &["CERTIFICATE", "X509 CERTIFICATE", "TRUSTED CERTIFICATE"];

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("text-to-binary", text_to_binary),
     Tool::new("char-code-converter", char_code_converter),
     Tool::new("nato-alphabet-converter", nato_alphabet_converter),

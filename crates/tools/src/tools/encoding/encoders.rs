@@ -16,7 +16,7 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::sync::OnceLock;
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("base64-encoder", base64_encoder).streams(Stream {
         param: "input",
         plan: plan_base64,
@@ -38,7 +38,7 @@ fn base64_encoder(args: &Args) -> ToolOutcome {
 
 /// Encode: a single pass. Decode: one pass decodes to find the alphabet, the length, and whether the bytes are text
 /// (returned as they are) or binary (returned as standard Base64); the second writes them.
-pub fn plan_base64<'a>(args: &Args, input: Chunks<'a>) -> Result<Option<Plan<'a>>, Stop> {
+pub(crate) fn plan_base64<'a>(args: &Args, input: Chunks<'a>) -> Result<Option<Plan<'a>>, Stop> {
     if args.flag("perLine") {
         // Lines are text: the ordinary call reads the whole input.
         return Ok(None);

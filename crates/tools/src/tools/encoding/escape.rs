@@ -7,7 +7,7 @@ use crate::tools::kit::tool::Tool;
 use serde_json::json;
 use std::fmt::Write as _;
 
-pub const TOOLS: &[Tool] = &[Tool::new("string-escaper", string_escaper)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("string-escaper", string_escaper)];
 
 fn string_escaper(args: &Args) -> ToolOutcome {
     let input = args.str("input")?;

@@ -9,7 +9,7 @@ use crate::tools::kit::tool::Tool;
 use serde_json::json;
 use std::fmt::Write as _;
 
-pub const TOOLS: &[Tool] = &[Tool::new("hexdump-viewer", hexdump_viewer)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("hexdump-viewer", hexdump_viewer)];
 
 fn hexdump_viewer(args: &Args) -> ToolOutcome {
     let input = args.str("input")?;

@@ -8,7 +8,7 @@ use crate::tools::kit::tool::Tool;
 use data_encoding::{DecodeError, DecodeKind, Encoding, Specification};
 use serde_json::{Value, json};
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("hex-encoder", hex_encoder),
     Tool::new("base32-encoder", base32_encoder),
     Tool::new("base58-encoder", base58_encoder),

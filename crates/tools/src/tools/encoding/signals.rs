@@ -10,7 +10,7 @@ use regex::Regex;
 use serde_json::json;
 use std::sync::OnceLock;
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("morse-code-converter", morse_code_converter),
     Tool::new("url-defanger", url_defanger),
 ];

@@ -15,7 +15,7 @@ use serde_json::json;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("quoted-printable-encoder", quoted_printable_encoder),
     Tool::new("unicode-escape", unicode_escape),
     Tool::new("punycode-converter", punycode_converter),

@@ -21,7 +21,7 @@ use std::cell::Cell;
 use std::fmt::{self, Write as _};
 use std::io::Cursor;
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("messagepack-converter", messagepack_converter),
     Tool::new("cbor-converter", cbor_converter),
     Tool::new("plist-converter", plist_converter),

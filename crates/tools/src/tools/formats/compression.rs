@@ -17,7 +17,7 @@ use serde_json::{Map, Value, json};
 use std::borrow::Cow;
 use std::io::{Read, Write};
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("gzip-compressor", gzip_compressor),
     Tool::new("bzip2-compressor", bzip2_compressor),
     Tool::new("lz4-compressor", lz4_compressor),

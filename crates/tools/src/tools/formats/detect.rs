@@ -16,7 +16,7 @@ use tokens::{
     probe_timestamp, probe_ulid, probe_url, probe_uuid,
 };
 
-pub const TOOLS: &[Tool] = &[Tool::new("format-detector", format_detector)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("format-detector", format_detector)];
 
 /// Each format: its id, display name and the catalogue tools that work on it, best first.
 /// Tools not (yet) in the catalogue are skipped when suggesting.

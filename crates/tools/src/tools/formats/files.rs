@@ -9,7 +9,7 @@ use base64::engine::general_purpose::STANDARD;
 use infer::MatcherType;
 use serde_json::{Value, json};
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("base64-file-encoder", base64_file_encoder),
     Tool::new("file-type-detector", file_type_detector),
 ];

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use std::cell::Cell;
 use std::fmt::Write as _;
 
-pub const TOOLS: &[Tool] = &[Tool::new("protobuf-decoder", protobuf_decoder)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("protobuf-decoder", protobuf_decoder)];
 
 /// Nested messages deeper than this are shown as bytes rather than decoded further (each
 /// level is a guess that costs a pass over its bytes); groups deeper than this are refused.

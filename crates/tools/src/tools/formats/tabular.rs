@@ -13,7 +13,7 @@ use serde_json::json;
 use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("json-to-csv", json_to_csv),
     Tool::new("csv-to-json", csv_to_json),
 ];

@@ -6,7 +6,7 @@ use crate::tools::kit::tool::Tool;
 use csscolorparser::{Color, NAMED_COLORS};
 use serde_json::{Value, json};
 
-pub const TOOLS: &[Tool] = &[Tool::new("color-converter", color_converter)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("color-converter", color_converter)];
 
 /// Linear sRGB → CIE XYZ (D65), IEC 61966-2-1 as given in CSS Color 4 §18.
 const SRGB_TO_XYZ: [[f64; 3]; 3] = [

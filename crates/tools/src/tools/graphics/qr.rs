@@ -8,7 +8,7 @@ use qrcode::types::QrError;
 use qrcode::{EcLevel, QrCode, Version};
 use serde_json::json;
 
-pub const TOOLS: &[Tool] = &[Tool::new("qr-code-generator", qr_code)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("qr-code-generator", qr_code)];
 
 fn qr_code(args: &Args) -> ToolOutcome {
     let text = args.str("text")?;

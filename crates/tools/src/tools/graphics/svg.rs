@@ -9,7 +9,7 @@ use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 use quick_xml::escape::escape;
 use serde_json::json;
 
-pub const TOOLS: &[Tool] = &[Tool::new("svg-placeholder-generator", svg_placeholder)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("svg-placeholder-generator", svg_placeholder)];
 
 /// What must be escaped for an SVG inside a `data:` URI in a CSS `url("…")` or an HTML
 /// attribute: controls, space, quotes, and the characters with a meaning in URIs or CSS.

@@ -13,7 +13,7 @@ use serde_json::json;
 use ulid::Ulid;
 use uuid::Uuid;
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("uuid-generator", uuid_generator),
     Tool::new("ulid-generator", ulid_generator),
     Tool::new("uuid-analyzer", uuid_analyzer),

@@ -14,7 +14,7 @@ use iban::{BaseIban, Iban, IbanLike, ParseBaseIbanError, ParseIbanError};
 use phonenumber::{Mode, PhoneNumber};
 use serde_json::{Value, json};
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("iban-validator", iban_validator),
     Tool::new("phone-number-parser", phone_number_parser),
     Tool::new("luhn-validator", luhn_validator),

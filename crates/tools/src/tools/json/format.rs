@@ -21,7 +21,7 @@ use serde_json::json;
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("json-formatter", json_formatter).streams(Stream {
         param: "input",
         plan: plan_format,

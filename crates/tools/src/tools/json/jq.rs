@@ -19,7 +19,7 @@ use serde_json::{Map, Value, json};
 use std::sync::mpsc;
 use std::time::Duration;
 
-pub const TOOLS: &[Tool] = &[Tool::new("jq-processor", jq_processor)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("jq-processor", jq_processor)];
 
 const MAX_RESULTS: usize = 10_000;
 const TIME_LIMIT: Duration = Duration::from_secs(10);

@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 use serde_json_path::{JsonPath, PathElement};
 use std::fmt::Write as _;
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("jsonpath-tester", jsonpath_tester),
     Tool::new("json-diff", json_diff),
 ];

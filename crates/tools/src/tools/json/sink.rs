@@ -21,7 +21,7 @@ pub(crate) struct Count {
 
 impl Count {
     /// A counter for output indented by `unit` (empty when minified).
-    pub fn new(unit: &[u8]) -> Self {
+    pub(crate) fn new(unit: &[u8]) -> Self {
         Count {
             unit: unit.len() as u64,
             // A tab is escaped as `\t`; spaces stay as they are.
@@ -31,7 +31,7 @@ impl Count {
     }
 
     /// The output's length escaped as the contents of a JSON string.
-    pub fn escaped(&self) -> u64 {
+    pub(crate) fn escaped(&self) -> u64 {
         self.raw + self.extra
     }
 }
@@ -96,7 +96,7 @@ const SHORT: usize = 32;
 
 impl<'w> Writer<'w> {
     /// A writer of output indented by `unit` (`None` minifies), escaped when `escaped`.
-    pub fn new(out: &'w mut dyn Write, unit: Option<&[u8]>, escaped: bool) -> Self {
+    pub(crate) fn new(out: &'w mut dyn Write, unit: Option<&[u8]>, escaped: bool) -> Self {
         let unit: Vec<u8> = match (unit, escaped) {
             (Some(b"\t"), true) => b"\\t".to_vec(),
             (Some(u), _) => u.to_vec(),
@@ -192,7 +192,7 @@ impl<'w> Writer<'w> {
     }
 
     /// Writes what is left; the number of bytes written, or the first write error.
-    pub fn flush(mut self) -> std::io::Result<u64> {
+    pub(crate) fn flush(mut self) -> std::io::Result<u64> {
         self.drain();
         match self.error.take() {
             Some(e) => Err(e),
@@ -215,7 +215,7 @@ pub(crate) struct Out {
 
 impl Writer<'_> {
     /// Lends the buffer to a loop; [`Writer::give_back`] returns it.
-    pub fn lend(&mut self) -> Out {
+    pub(crate) fn lend(&mut self) -> Out {
         Out {
             buf: std::mem::take(&mut self.buf),
             pad: std::mem::take(&mut self.pad),
@@ -225,7 +225,7 @@ impl Writer<'_> {
         }
     }
 
-    pub fn give_back(&mut self, out: Out) {
+    pub(crate) fn give_back(&mut self, out: Out) {
         self.buf = out.buf;
         self.pad = out.pad;
         self.len = out.len;
@@ -249,7 +249,7 @@ impl Writer<'_> {
 impl Out {
     /// Hands the buffer on once it holds [`BUF`] bytes.
     #[inline(always)]
-    pub fn room(&mut self, w: &mut Writer) {
+    pub(crate) fn room(&mut self, w: &mut Writer) {
         if self.len >= BUF {
             w.hand_on(&self.buf[..self.len]);
             self.len = 0;
@@ -258,7 +258,7 @@ impl Out {
 
     /// `piece[start..end]`, which needs no escaping.
     #[inline(always)]
-    pub fn token(&mut self, piece: &[u8], start: usize, end: usize, w: &mut Writer) {
+    pub(crate) fn token(&mut self, piece: &[u8], start: usize, end: usize, w: &mut Writer) {
         let n = end - start;
         let at = self.len;
         if n <= SHORT
@@ -282,7 +282,7 @@ impl Out {
     /// A string whose contents, `piece[start..end]`, hold no `"` or `\`, with both quotes
     /// escaped: one fixed-size copy when it is short.
     #[inline(always)]
-    pub fn escaped_string(&mut self, piece: &[u8], start: usize, end: usize, w: &mut Writer) {
+    pub(crate) fn escaped_string(&mut self, piece: &[u8], start: usize, end: usize, w: &mut Writer) {
         let n = end - start;
         let at = self.len;
         if n <= SHORT
@@ -313,7 +313,7 @@ impl Out {
 
     /// A few bytes that need no escaping.
     #[inline(always)]
-    pub fn text<const N: usize>(&mut self, bytes: &[u8; N]) {
+    pub(crate) fn text<const N: usize>(&mut self, bytes: &[u8; N]) {
         if let Some(dst) = self.buf.get_mut(self.len..self.len + N) {
             dst.copy_from_slice(bytes);
             self.len += N;
@@ -322,7 +322,7 @@ impl Out {
 
     /// A `"` or `\`, with a backslash before it when `ESCAPED`.
     #[inline(always)]
-    pub fn special<const ESCAPED: bool>(&mut self, byte: u8) {
+    pub(crate) fn special<const ESCAPED: bool>(&mut self, byte: u8) {
         if ESCAPED {
             self.text(&[b'\\', byte]);
         } else {
@@ -332,7 +332,7 @@ impl Out {
 
     /// A line break and `depth` indentation units.
     #[inline(always)]
-    pub fn newline(&mut self, depth: usize) {
+    pub(crate) fn newline(&mut self, depth: usize) {
         let n = (self.break_len + self.unit_len * depth).min(self.pad.len());
         let at = self.len;
         if n <= SHORT

@@ -21,7 +21,7 @@ use serde_json::{Map, Value};
 use std::io::Write;
 
 /// json-formatter over the input in pieces; sorted keys need the whole document.
-pub fn plan_format<'a>(args: &Args, input: Chunks<'a>) -> Result<Option<Plan<'a>>, Stop> {
+pub(crate) fn plan_format<'a>(args: &Args, input: Chunks<'a>) -> Result<Option<Plan<'a>>, Stop> {
     if args.flag("sortKeys") {
         return Ok(None);
     }
@@ -39,7 +39,7 @@ pub fn plan_format<'a>(args: &Args, input: Chunks<'a>) -> Result<Option<Plan<'a>
 }
 
 /// json-minifier over the input in pieces.
-pub fn plan_minify<'a>(args: &Args, input: Chunks<'a>) -> Result<Option<Plan<'a>>, Stop> {
+pub(crate) fn plan_minify<'a>(args: &Args, input: Chunks<'a>) -> Result<Option<Plan<'a>>, Stop> {
     if args.flag("sortKeys") {
         return Ok(None);
     }

@@ -6,11 +6,11 @@
 
 /// The lines of `text` without their endings. A final line ending does not start an empty
 /// last line (as `str::lines`), and an empty text has no lines.
-pub fn lines(text: &str) -> Lines<'_> {
+pub(crate) fn lines(text: &str) -> Lines<'_> {
     Lines { rest: text }
 }
 
-pub struct Lines<'a> {
+pub(crate) struct Lines<'a> {
     rest: &'a str,
 }
 
@@ -39,7 +39,7 @@ impl<'a> Iterator for Lines<'a> {
 
 /// Each line with its ending (`""` for an unterminated last line), for tools that rewrite
 /// lines in place and must keep every ending as it was.
-pub fn lines_with_endings(text: &str) -> Vec<(&str, &str)> {
+pub(crate) fn lines_with_endings(text: &str) -> Vec<(&str, &str)> {
     let mut out = Vec::new();
     let mut rest = text;
     while !rest.is_empty() {
@@ -60,7 +60,7 @@ pub fn lines_with_endings(text: &str) -> Vec<(&str, &str)> {
 
 /// The first line ending in `text` (LF when there is none), for joining lines a tool
 /// produces in the style of its input.
-pub fn first_ending(text: &str) -> &'static str {
+pub(crate) fn first_ending(text: &str) -> &'static str {
     match text.find(['\n', '\r']) {
         Some(i) if text[i..].starts_with("\r\n") => "\r\n",
         Some(i) if text[i..].starts_with('\r') => "\r",
@@ -69,7 +69,7 @@ pub fn first_ending(text: &str) -> &'static str {
 }
 
 /// Whether `text` ends with a line ending.
-pub fn ends_with_break(text: &str) -> bool {
+pub(crate) fn ends_with_break(text: &str) -> bool {
     text.ends_with(['\n', '\r'])
 }
 

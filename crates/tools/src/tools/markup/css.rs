@@ -8,7 +8,7 @@ use crate::tools::kit::{budget, depth};
 use lightningcss::stylesheet::{ParserOptions, StyleSheet};
 use serde_json::json;
 
-pub const TOOLS: &[Tool] = &[Tool::new("css-formatter", css_formatter)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("css-formatter", css_formatter)];
 
 /// CSS brackets, strings and comments, for the checks that run before lightningcss's
 /// recursive parser; a printer breaks lines after `{`, `;` and `}`.

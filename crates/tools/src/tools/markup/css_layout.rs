@@ -165,7 +165,7 @@ fn declaration(text: &str, minify: bool) -> String {
 }
 
 /// The stylesheet beautified with `unit` per level, or minified when `unit` is `None`.
-pub fn layout(src: &str, unit: Option<&str>) -> String {
+pub(crate) fn layout(src: &str, unit: Option<&str>) -> String {
     let minify = unit.is_none();
     let mut out = String::with_capacity(src.len() + src.len() / 4);
     let mut depth = 0usize;

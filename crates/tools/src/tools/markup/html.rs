@@ -9,7 +9,7 @@ use html2text::render::{TaggedLine, TextDecorator};
 use scraper::{Html, Node, Selector};
 use serde_json::{Map, Value, json};
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("css-selector-tester", css_selector_tester),
     Tool::new("html-to-text", html_to_text),
 ];

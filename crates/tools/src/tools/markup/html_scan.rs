@@ -278,14 +278,14 @@ impl TokenSink for Sink {
 
 /// Tokens (tags and runs of text) css-selector-tester may hold as a tree: scraper keeps about
 /// a hundred bytes per node.
-pub const MAX_TOKENS: usize = MAX_VALUES;
+pub(crate) const MAX_TOKENS: usize = MAX_VALUES;
 /// Tokens html-to-text may hold: html2text keeps its own DOM and a render tree, about 700
 /// bytes per token.
-pub const MAX_RENDER_TOKENS: usize = 500_000;
+pub(crate) const MAX_RENDER_TOKENS: usize = 500_000;
 
 /// Refuses HTML whose elements would nest deeper than [`MAX_DEPTH`] levels, or that has more
 /// than `max_tokens` tokens.
-pub fn check(input: &str, max_tokens: usize) -> Result<(), ToolError> {
+pub(crate) fn check(input: &str, max_tokens: usize) -> Result<(), ToolError> {
     let state = State {
         max_tokens,
         ..State::default()

@@ -7,7 +7,7 @@ use crate::tools::kit::tool::Tool;
 use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, html};
 use serde_json::Value;
 
-pub const TOOLS: &[Tool] = &[Tool::new("markdown-to-html", markdown_to_html)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("markdown-to-html", markdown_to_html)];
 
 /// The largest Markdown converted; nothing in pulldown-cmark recurses, so there is no depth
 /// limit, but its tree grows with every line.

@@ -19,7 +19,7 @@ use quick_xml::events::{BytesStart, Event};
 use quick_xml::{Reader, XmlVersion};
 use serde_json::Value;
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("xml-formatter", xml_formatter),
     Tool::new("xml-to-json", xml_to_json),
     Tool::new("json-to-xml", json_to_xml),

@@ -13,7 +13,7 @@ use sxd_document::dom::{ChildOfElement, Element};
 use sxd_xpath::nodeset::Node;
 use sxd_xpath::{Context, Factory, Value as XValue};
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("xml-validator", xml_validator),
     Tool::new("xpath-tester", xpath_tester),
 ];

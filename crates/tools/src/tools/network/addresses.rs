@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use sha1::{Digest, Sha1};
 use std::net::{Ipv4Addr, Ipv6Addr};
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("ipv4-subnet-calculator", ipv4_subnet_calculator),
     Tool::new("ipv4-address-converter", ipv4_address_converter),
     Tool::new("ipv4-range-expander", ipv4_range_expander),

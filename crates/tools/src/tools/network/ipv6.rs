@@ -10,7 +10,7 @@ use ipnet::Ipv6Net;
 use serde_json::{Map, Value, json};
 use std::net::{Ipv4Addr, Ipv6Addr};
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("ipv6-address-expander", ipv6_address_expander),
     Tool::new("mac-address-formatter", mac_address_formatter),
 ];

@@ -6,7 +6,7 @@ use crate::tools::kit::args::Args;
 use crate::tools::kit::tool::Tool;
 use serde_json::{Value, json};
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("http-status-lookup", http_status_lookup),
     Tool::new("mime-type-lookup", mime_type_lookup),
 ];

@@ -10,7 +10,7 @@ use percent_encoding::percent_decode_str;
 use serde_json::{Map, Value, json};
 use url::{Host, Url};
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("url-parser", url_parser),
     Tool::new("user-agent-parser", user_agent_parser),
     Tool::new("safelink-decoder", safelink_decoder),

@@ -7,7 +7,7 @@ use crate::tools::kit::tool::Tool;
 use num_bigint::BigUint;
 use serde_json::json;
 
-pub const TOOLS: &[Tool] = &[Tool::new("number-base-converter", number_base_converter)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("number-base-converter", number_base_converter)];
 
 /// The largest number converted, in bits (65,536 hex digits, about 78,900 decimal digits):
 /// conversion to and from bases that are not powers of two takes time quadratic in the

@@ -8,7 +8,7 @@ use num_bigint::{BigInt, BigUint};
 use num_traits::{Signed, Zero};
 use serde_json::{Value, json};
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("float-converter", float_converter),
     Tool::new("endianness-swapper", endianness_swapper),
     Tool::new("bitwise-calculator", bitwise_calculator),

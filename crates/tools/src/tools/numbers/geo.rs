@@ -7,7 +7,7 @@ use crate::tools::kit::tool::Tool;
 use geographiclib_rs::{DirectGeodesic, Geodesic, InverseGeodesic};
 use serde_json::{Value, json};
 
-pub const TOOLS: &[Tool] = &[Tool::new("haversine-distance", haversine_distance)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("haversine-distance", haversine_distance)];
 
 /// A latitude/longitude pair in decimal degrees.
 #[derive(Clone, Copy, Debug)]

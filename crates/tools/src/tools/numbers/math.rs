@@ -12,7 +12,7 @@ use rand::seq::index;
 use rand::{Rng, SeedableRng};
 use serde_json::{Value, json};
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("math-evaluator", math_evaluator),
     Tool::new("percentage-calculator", percentage_calculator),
     Tool::new("random-number-generator", random_number_generator),

@@ -9,7 +9,7 @@ use num_integer::Integer;
 use num_traits::{One, Signed, Zero};
 use serde_json::{Value, json};
 
-pub const TOOLS: &[Tool] = &[Tool::new("modular-arithmetic", modular_arithmetic)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("modular-arithmetic", modular_arithmetic)];
 
 /// Euclid's steps are shown for learning; beyond this many they are left out.
 const MAX_STEPS: usize = 100;

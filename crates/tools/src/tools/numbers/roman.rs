@@ -6,7 +6,7 @@ use crate::tools::kit::args::Args;
 use crate::tools::kit::tool::Tool;
 use serde_json::{Value, json};
 
-pub const TOOLS: &[Tool] = &[Tool::new(
+pub(crate) const TOOLS: &[Tool] = &[Tool::new(
     "roman-numeral-converter",
     roman_numeral_converter,
 )];

@@ -5,7 +5,7 @@ use crate::tools::kit::args::Args;
 use crate::tools::kit::tool::Tool;
 use serde_json::{Value, json};
 
-pub const TOOLS: &[Tool] = &[Tool::new("unit-converter", unit_converter)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("unit-converter", unit_converter)];
 
 /// How a unit relates to its category's base unit.
 #[derive(Clone, Copy)]

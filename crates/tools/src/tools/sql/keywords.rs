@@ -166,7 +166,7 @@ const CONTEXTUAL: &[&str] = &[
 ];
 
 /// The upper-case form of `word` when it is a keyword this module knows, else `None`.
-pub fn lookup(word: &str) -> Option<&'static str> {
+pub(super) fn lookup(word: &str) -> Option<&'static str> {
     if word.len() > 20 || !word.is_ascii() {
         return None;
     }
@@ -184,7 +184,7 @@ pub fn lookup(word: &str) -> Option<&'static str> {
 }
 
 /// Whether `kw` (from `lookup`) is reserved in `dialect` wherever it stands.
-pub fn reserved(kw: &str, dialect: Dialect) -> bool {
+pub(super) fn reserved(kw: &str, dialect: Dialect) -> bool {
     if RESERVED.binary_search(&kw).is_ok() {
         return true;
     }

@@ -8,19 +8,19 @@ use super::lex::{Dialect, Kind, Lexer, Token, line_col};
 use crate::ctp::ToolError;
 
 /// Parentheses, brackets and CASE … END nested deeper than this are refused.
-pub const MAX_DEPTH: usize = 512;
+pub(super) const MAX_DEPTH: usize = 512;
 
 /// Groups up to this many characters wide stay on one line (sql-formatter-plus's default).
 const INLINE_WIDTH: u32 = 50;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum KeywordCase {
+pub(super) enum KeywordCase {
     Upper,
     Lower,
     Preserve,
 }
 
-pub struct Options {
+pub(super) struct Options {
     pub indent: &'static str,
     pub case: KeywordCase,
     pub lines_between: usize,
@@ -31,7 +31,7 @@ pub struct Options {
 
 const NONE: u32 = u32::MAX;
 
-pub fn tokenize(src: &str, dialect: Dialect) -> Result<Vec<Token>, ToolError> {
+pub(super) fn tokenize(src: &str, dialect: Dialect) -> Result<Vec<Token>, ToolError> {
     if u32::try_from(src.len()).is_err() {
         return Err(ToolError::invalid(
             "SQL input is larger than 4 GiB: split it into smaller files",
@@ -209,7 +209,7 @@ impl Out<'_> {
     }
 }
 
-pub fn format(src: &str, opts: &Options) -> Result<String, ToolError> {
+pub(super) fn format(src: &str, opts: &Options) -> Result<String, ToolError> {
     let tokens = tokenize(src, opts.dialect)?;
     if opts.minify
         && let Some(t) = tokens.iter().find(|t| t.kind == Kind::LineComment)

@@ -4,7 +4,7 @@
 use crate::ctp::ToolError;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dialect {
+pub(super) enum Dialect {
     Generic,
     PostgreSql,
     MySql,
@@ -15,7 +15,7 @@ pub enum Dialect {
 }
 
 impl Dialect {
-    pub fn from_name(name: &str) -> Dialect {
+    pub(super) fn from_name(name: &str) -> Dialect {
         match name {
             "postgresql" => Dialect::PostgreSql,
             "mysql" => Dialect::MySql,
@@ -29,7 +29,7 @@ impl Dialect {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub(super) enum Kind {
     /// A bare word: a keyword or an unquoted identifier (`#temp` in T-SQL too).
     Word,
     QuotedIdent,
@@ -52,7 +52,7 @@ pub enum Kind {
 }
 
 #[derive(Clone, Copy, Debug)]
-pub struct Token {
+pub(super) struct Token {
     pub kind: Kind,
     pub start: u32,
     pub end: u32,
@@ -63,7 +63,7 @@ pub struct Token {
 }
 
 impl Token {
-    pub fn text<'a>(&self, src: &'a str) -> &'a str {
+    pub(super) fn text<'a>(&self, src: &'a str) -> &'a str {
         &src[self.start as usize..self.end as usize]
     }
 }
@@ -224,14 +224,14 @@ fn is_name_start(c: char) -> bool {
     c == '_' || c.is_alphabetic()
 }
 
-pub struct Lexer<'a> {
+pub(super) struct Lexer<'a> {
     src: &'a str,
     pos: usize,
     rules: Rules,
 }
 
 /// Line and column (1-based, in characters) of a byte offset, for error messages.
-pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
+pub(super) fn line_col(src: &str, offset: usize) -> (usize, usize) {
     let before = &src[..offset.min(src.len())];
     let line = before.matches('\n').count() + 1;
     let col = before
@@ -244,7 +244,7 @@ pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
 }
 
 impl<'a> Lexer<'a> {
-    pub fn new(src: &'a str, dialect: Dialect) -> Self {
+    pub(super) fn new(src: &'a str, dialect: Dialect) -> Self {
         Lexer {
             src,
             pos: 0,
@@ -268,7 +268,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// The next token, or `None` at the end of the input.
-    pub fn next_token(&mut self) -> Result<Option<Token>, ToolError> {
+    pub(super) fn next_token(&mut self) -> Result<Option<Token>, ToolError> {
         let ws_start = self.pos;
         let rest = self.rest();
         let trimmed = rest.trim_start();

@@ -19,7 +19,7 @@ use layout::{KeywordCase, Options};
 use lex::Dialect;
 use serde_json::json;
 
-pub const TOOLS: &[Tool] = &[Tool::new("sql-formatter", sql_formatter)];
+pub(super) const TOOLS: &[Tool] = &[Tool::new("sql-formatter", sql_formatter)];
 
 fn sql_formatter(args: &Args) -> ToolOutcome {
     let input = args.str("input")?;

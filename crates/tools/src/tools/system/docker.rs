@@ -11,7 +11,7 @@ use crate::tools::kit::line_breaks;
 use crate::tools::kit::tool::Tool;
 use serde_json::{Map, Value, json};
 
-pub const TOOLS: &[Tool] = &[Tool::new("docker-run-to-compose", docker_run_to_compose)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("docker-run-to-compose", docker_run_to_compose)];
 
 /// `docker run` flags that take no value (docker run --help, Docker 28).
 const BOOL_FLAGS: &[&str] = &[

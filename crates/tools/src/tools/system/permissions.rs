@@ -5,7 +5,7 @@ use crate::tools::kit::args::Args;
 use crate::tools::kit::tool::Tool;
 use serde_json::json;
 
-pub const TOOLS: &[Tool] = &[Tool::new("chmod-calculator", chmod_calculator)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("chmod-calculator", chmod_calculator)];
 
 const SETUID: u32 = 0o4000;
 const SETGID: u32 = 0o2000;

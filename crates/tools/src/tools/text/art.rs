@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use std::collections::HashMap;
 use unicode_segmentation::UnicodeSegmentation;
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("ascii-art-generator", ascii_art_generator),
     Tool::new("emoji-lookup", emoji_lookup),
 ];

@@ -10,7 +10,7 @@ use heck::{
 };
 use serde_json::{Map, Value, json};
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("case-converter", case_converter),
     Tool::new("slugify", slugify),
 ];

@@ -12,7 +12,7 @@ use std::rc::Rc;
 use std::sync::OnceLock;
 use unicode_normalization::UnicodeNormalization;
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("ansi-stripper", ansi_stripper),
     Tool::new("whitespace-remover", whitespace_remover),
     Tool::new("unicode-normalizer", unicode_normalizer),

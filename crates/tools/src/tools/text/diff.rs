@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::time::Duration;
 use unicode_segmentation::UnicodeSegmentation;
 
-pub const TOOLS: &[Tool] = &[Tool::new("text-diff", text_diff)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("text-diff", text_diff)];
 
 /// Past this, Myers gives up on a minimal diff and returns a correct but coarser one.
 const DIFF_TIMEOUT: Duration = Duration::from_secs(5);

@@ -17,7 +17,7 @@ use std::collections::HashSet;
 use std::net::{Ipv4Addr, Ipv6Addr};
 use std::sync::OnceLock;
 
-pub const TOOLS: &[Tool] = &[Tool::new("text-extractor", text_extractor)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("text-extractor", text_extractor)];
 
 /// The `types` a caller can ask for.
 const TYPES: &[&str] = &[

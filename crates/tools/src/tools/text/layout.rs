@@ -16,7 +16,7 @@ use textwrap::core::Word;
 use textwrap::core::display_width;
 use textwrap::{Options, WordSeparator, WordSplitter, WrapAlgorithm};
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("text-wrapper", text_wrapper),
     Tool::new("line-numberer", line_numberer),
     Tool::new("table-formatter", table_formatter),

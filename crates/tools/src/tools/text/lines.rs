@@ -9,7 +9,7 @@ use std::cmp::Ordering;
 use std::collections::HashSet;
 use unicode_segmentation::UnicodeSegmentation;
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("line-sorter", line_sorter),
     Tool::new("text-reverser", text_reverser),
 ];

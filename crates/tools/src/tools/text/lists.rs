@@ -11,7 +11,7 @@ use indexmap::IndexMap;
 use serde_json::{Value, json};
 use std::cmp::Ordering;
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("list-comparer", list_comparer),
     Tool::new("line-deduplicator", line_deduplicator),
     Tool::new("list-converter", list_converter),

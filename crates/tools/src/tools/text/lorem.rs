@@ -10,7 +10,7 @@ use rand_chacha::rand_core::{RngCore, SeedableRng};
 use serde_json::json;
 use std::sync::OnceLock;
 
-pub const TOOLS: &[Tool] = &[Tool::new("lorem-ipsum-generator", lorem_ipsum)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("lorem-ipsum-generator", lorem_ipsum)];
 
 const SENTENCE_WORDS: (u32, u32) = (6, 14);
 const CLASSIC_WORDS: usize = 8;

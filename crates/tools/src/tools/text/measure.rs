@@ -7,7 +7,7 @@ use crate::tools::kit::tool::Tool;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("string-distance", string_distance),
     Tool::new("entropy-calculator", entropy_calculator),
 ];

@@ -8,7 +8,7 @@ use crate::tools::kit::tool::Tool;
 use serde_json::{Map, Value, json};
 use std::time::{Duration, Instant};
 
-pub const TOOLS: &[Tool] = &[Tool::new("regex-tester", regex_tester)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("regex-tester", regex_tester)];
 
 /// Matches listed in the result; more are counted but not listed.
 const MAX_LISTED: usize = 1000;

@@ -7,7 +7,7 @@ use crate::tools::kit::tool::Tool;
 use regex::{Captures, Regex, RegexBuilder};
 use serde_json::json;
 
-pub const TOOLS: &[Tool] = &[Tool::new("find-replace", find_replace)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("find-replace", find_replace)];
 
 fn find_replace(args: &Args) -> ToolOutcome {
     let input = args.str("input")?;

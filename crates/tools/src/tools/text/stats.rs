@@ -9,7 +9,7 @@ use serde_json::json;
 use std::collections::{HashMap, HashSet};
 use unicode_segmentation::UnicodeSegmentation;
 
-pub const TOOLS: &[Tool] = &[Tool::new("text-statistics", text_statistics)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("text-statistics", text_statistics)];
 
 /// Average silent reading rate for English non-fiction: Brysbaert, M. (2019), "How many words do
 /// we read per minute? A review and meta-analysis of reading rate", Journal of Memory and

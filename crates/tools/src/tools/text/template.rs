@@ -13,7 +13,7 @@ use minijinja::{AutoEscape, Environment, UndefinedBehavior};
 use serde_json::{Value, json};
 use std::sync::Arc;
 
-pub const TOOLS: &[Tool] = &[Tool::new("template-renderer", template_renderer)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("template-renderer", template_renderer)];
 
 /// Handlebars partials can recurse without bound and Jinja loops can nest to billions of steps;
 /// the worker process every built-in tool runs in (`exec::worker`) bounds both, in time, memory

@@ -13,7 +13,7 @@ use croner::errors::CronError;
 use croner::parser::{CronParser, Seconds, Year};
 use serde_json::{Map, Value, json};
 
-pub const TOOLS: &[Tool] = &[Tool::new("cron-parser", cron_parser)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("cron-parser", cron_parser)];
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Kind {

@@ -13,7 +13,7 @@ use chrono_tz::Tz;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 
-pub const TOOLS: &[Tool] = &[Tool::new("date-calculator", date_calculator)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("date-calculator", date_calculator)];
 
 /// A parsed point in time: the instant, its wall-clock reading in the zone, and whether the
 /// input named only a date.

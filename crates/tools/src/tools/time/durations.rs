@@ -8,7 +8,7 @@ use regex::Regex;
 use serde_json::{Value, json};
 use std::sync::OnceLock;
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("duration-formatter", duration_formatter),
     Tool::new("eta-calculator", eta_calculator),
 ];

@@ -12,7 +12,7 @@ use chrono_tz::{OffsetComponents, OffsetName, Tz};
 use serde_json::{Value, json};
 use std::fmt::Write;
 
-pub const TOOLS: &[Tool] = &[Tool::new("timestamp-converter", timestamp_converter)];
+pub(crate) const TOOLS: &[Tool] = &[Tool::new("timestamp-converter", timestamp_converter)];
 
 const ACCEPTED: &str = "accepted: a Unix time in seconds, milliseconds, microseconds or nanoseconds \
 (e.g. 1700000000), an ISO 8601 / RFC 3339 date-time (2023-11-14T22:13:20Z, 2023-11-14 22:13, \

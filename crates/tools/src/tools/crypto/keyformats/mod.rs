@@ -17,7 +17,7 @@ use conversion::pem_converter;
 use rsa::pkcs8::ObjectIdentifier;
 use ssh::ssh_key_parser;
 
-pub const TOOLS: &[Tool] = &[
+pub(crate) const TOOLS: &[Tool] = &[
     Tool::new("pem-converter", pem_converter),
     Tool::new("asn1-parser", asn1_parser),
     Tool::new("ssh-key-parser", ssh_key_parser),

@@ -17,7 +17,7 @@ use std::io::Cursor;
 
 /// Values a property list may expand to: the plist crate keeps about 250 bytes per value by
 /// the time cmpx has its JSON.
-pub const MAX_PLIST_VALUES: usize = 2_000_000;
+pub(super) const MAX_PLIST_VALUES: usize = 2_000_000;
 
 thread_local! {
     static SEEN: Cell<usize> = const { Cell::new(0) };
@@ -33,7 +33,7 @@ enum Stop {
 
 /// Refuses a property list (XML or binary) that nests deeper than [`JSON_DEPTH`] or expands
 /// to more than [`MAX_PLIST_VALUES`] values. Malformed input passes: the real parse reports it.
-pub fn check(bytes: &[u8]) -> Result<(), ToolError> {
+pub(super) fn check(bytes: &[u8]) -> Result<(), ToolError> {
     SEEN.with(|c| c.set(0));
     LEVEL.with(|c| c.set(0));
     STOP.with(|c| c.set(None));
