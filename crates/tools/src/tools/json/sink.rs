@@ -282,7 +282,13 @@ impl Out {
     /// A string whose contents, `piece[start..end]`, hold no `"` or `\`, with both quotes
     /// escaped: one fixed-size copy when it is short.
     #[inline(always)]
-    pub(crate) fn escaped_string(&mut self, piece: &[u8], start: usize, end: usize, w: &mut Writer) {
+    pub(crate) fn escaped_string(
+        &mut self,
+        piece: &[u8],
+        start: usize,
+        end: usize,
+        w: &mut Writer,
+    ) {
         let n = end - start;
         let at = self.len;
         if n <= SHORT
