@@ -173,17 +173,19 @@ static SUBREAPER: AtomicBool = AtomicBool::new(false);
 /// descendants that left its process group — `setsid`, daemons — are still ours to stop.
 pub fn become_subreaper() {
     #[cfg(target_os = "linux")]
-    // SAFETY: prctl with PR_SET_CHILD_SUBREAPER only sets a flag on this process.
-    unsafe {
-        if libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 {
-            SUBREAPER.store(true, Ordering::SeqCst);
-        }
+    // The kernel reads the argument as a flag (any non-zero value sets it); rustix types it as a
+    // pid, so our own stands for "on".
+    if rustix::process::set_child_subreaper(Some(rustix::process::getpid())).is_ok() {
+        SUBREAPER.store(true, Ordering::SeqCst);
     }
 }
 
 /// SIGTERM and SIGINT end this process; while a program runs, they first stop the program
 /// and everything it started (see [`run`]).
 pub fn stop_on_signals() {
+    // libc stays for this and for `_exit` (here and in `run_as`): rustix's safe API has neither
+    // a way to install a signal handler nor `_exit`; its `runtime` module, which has both, is an
+    // unstable interface for libc-free programs and would bypass libc's own signal state.
     extern "C" fn on_signal(sig: libc::c_int) {
         if RUNNING_GROUP.load(Ordering::SeqCst) == 0 {
             // SAFETY: _exit is async-signal-safe.
@@ -207,6 +209,7 @@ fn stop_descendants() {
     if !SUBREAPER.load(Ordering::SeqCst) {
         return;
     }
+    use rustix::process::{Signal, WaitOptions, kill_process, waitpid};
     let me = std::process::id();
     let deadline = std::time::Instant::now() + Duration::from_secs(1);
     loop {
@@ -215,22 +218,20 @@ fn stop_descendants() {
             return;
         }
         for pid in children {
-            // SAFETY: kill and waitpid on our own children.
-            unsafe {
-                libc::kill(pid, libc::SIGKILL);
-                libc::waitpid(pid, std::ptr::null_mut(), 0);
-            }
+            // One that already ended is still reaped by the wait; errors change nothing here.
+            let _ = kill_process(pid, Signal::KILL);
+            let _ = waitpid(Some(pid), WaitOptions::empty());
         }
     }
 }
 
 /// The pids whose parent is `parent`, from /proc.
-fn children_of(parent: u32) -> Vec<libc::pid_t> {
+fn children_of(parent: u32) -> Vec<rustix::process::Pid> {
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };
     entries
-        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<libc::pid_t>().ok())
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
         .filter(|pid| {
             std::fs::read_to_string(format!("/proc/{pid}/stat"))
                 .ok()
@@ -241,14 +242,17 @@ fn children_of(parent: u32) -> Vec<libc::pid_t> {
                 })
                 == Some(parent)
         })
+        .filter_map(|pid| rustix::process::Pid::from_raw(i32::try_from(pid).ok()?))
         .collect()
 }
 
 #[cfg(unix)]
 fn kill_group(pgid: u32) {
-    // SAFETY: killpg only sends a signal; an already-empty group yields ESRCH, which is fine.
-    unsafe {
-        libc::killpg(pgid as libc::pid_t, libc::SIGKILL);
+    use rustix::process::{Pid, Signal, kill_process_group};
+    // Pid 0 would mean our own group: never ours to kill.
+    if let Some(pgid) = i32::try_from(pgid).ok().and_then(Pid::from_raw) {
+        // An already-empty group yields ESRCH, which is fine.
+        let _ = kill_process_group(pgid, Signal::KILL);
     }
 }
 

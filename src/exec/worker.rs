@@ -346,23 +346,24 @@ impl Worker {
             .stderr(Stdio::piped());
         #[cfg(unix)]
         {
+            use rustix::process::{Resource, Rlimit, setrlimit};
             use std::os::unix::process::CommandExt;
-            // SAFETY: setrlimit is async-signal-safe and touches nothing but the new process.
+            // SAFETY: the closure runs between fork and exec, so it must be async-signal-safe:
+            // rustix's setrlimit is one prlimit64 syscall (no allocation, no lock), and turning its
+            // errno into an io::Error allocates nothing either.
             unsafe {
                 cmd.pre_exec(move || {
-                    let data = libc::rlimit {
-                        rlim_cur: memory as libc::rlim_t,
-                        rlim_max: memory as libc::rlim_t,
+                    let data = Rlimit {
+                        current: Some(memory),
+                        maximum: Some(memory),
                     };
-                    let none = libc::rlimit {
-                        rlim_cur: 0,
-                        rlim_max: 0,
+                    let none = Rlimit {
+                        current: Some(0),
+                        maximum: Some(0),
                     };
                     // A worker that dies of its memory limit must not leave a core file.
-                    libc::setrlimit(libc::RLIMIT_CORE, &none);
-                    if libc::setrlimit(libc::RLIMIT_DATA, &data) != 0 {
-                        return Err(std::io::Error::last_os_error());
-                    }
+                    let _ = setrlimit(Resource::Core, none);
+                    setrlimit(Resource::Data, data)?;
                     Ok(())
                 });
             }
@@ -471,16 +472,15 @@ impl Worker {
     /// Asks the worker to stop (SIGTERM: a running program and all it started are stopped
     /// first), and kills it if it has not within two seconds.
     fn kill(&mut self) {
-        if let Ok(pid) = libc::pid_t::try_from(self.child.id()) {
-            // SAFETY: a signal to our own child, which has not been reaped yet.
-            unsafe { libc::kill(pid, libc::SIGTERM) };
-            let deadline = Instant::now() + Duration::from_secs(2);
-            while Instant::now() < deadline {
-                if let Ok(Some(_)) = self.child.try_wait() {
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(5));
+        // Our own child, not reaped yet: its pid cannot have been reused.
+        let pid = rustix::process::Pid::from_child(&self.child);
+        let _ = rustix::process::kill_process(pid, rustix::process::Signal::TERM);
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
             }
+            std::thread::sleep(Duration::from_millis(5));
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
@@ -507,7 +507,9 @@ impl Worker {
             use std::os::unix::process::ExitStatusExt;
             s.signal()
         });
-        if said.contains("memory allocation of") || signal == Some(libc::SIGKILL) {
+        if said.contains("memory allocation of")
+            || signal == Some(rustix::process::Signal::KILL.as_raw())
+        {
             return ToolError::execution(format!(
                 "the tool needed more memory than the {} limit and was stopped; the input is too large for it (set {}=<size> to allow more)",
                 crate::limits::human(self.memory),
