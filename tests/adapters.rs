@@ -8,12 +8,12 @@
 
 use crate::common;
 
+use common::fixtures::{git_repo, sh, write};
 use common::{Output, Test};
 use serde_json::{Value, json};
 use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 const ADAPTERS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/adapters");
 const NAMES: &[&str] = &[
@@ -118,28 +118,6 @@ fn lines(s: &str) -> Vec<String> {
         .collect();
     v.sort();
     v
-}
-
-fn sh(cwd: &Path, program: &str, args: &[&str]) -> String {
-    let out = Command::new(program)
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {program}: {e}"));
-    assert!(
-        out.status.success(),
-        "{program} {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn write(path: impl AsRef<Path>, content: &str) {
-    let path = path.as_ref();
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).unwrap();
-    }
-    std::fs::write(path, content).unwrap();
 }
 
 fn read(path: impl AsRef<Path>) -> String {
@@ -309,34 +287,13 @@ fn a_missing_program_is_not_found_and_named() {
 
 // ---------------------------------------------------------------------------------------------
 
-fn git_repo(dir: &Path) -> PathBuf {
-    let repo = dir.join("repo");
-    std::fs::create_dir_all(&repo).unwrap();
-    let git = |args: &[&str]| sh(&repo, "git", args);
-    git(&["init", "-q"]);
-    git(&["symbolic-ref", "HEAD", "refs/heads/main"]);
-    // cmpx runs git with a temporary HOME, so identity lives in the repository.
-    git(&["config", "user.name", "Ada Tester"]);
-    git(&["config", "user.email", "ada@example.com"]);
-    git(&["config", "commit.gpgsign", "false"]);
-    write(repo.join("a.txt"), "one\n");
-    git(&["add", "a.txt"]);
-    git(&["commit", "-q", "-m", "first commit"]);
-    write(repo.join("a.txt"), "one\ntwo\n");
-    write(repo.join("b.txt"), "bee\n");
-    git(&["add", "a.txt", "b.txt"]);
-    git(&["commit", "-q", "-m", "second commit"]);
-    git(&["branch", "feature"]);
-    repo
-}
-
 #[test]
 fn git_every_intent() {
     if !have("git", &["git"]) {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
-    let repo = git_repo(tmp.path());
+    let repo = git_repo(&tmp.path().join("repo"));
     let r = repo.as_path();
     // Local edits: a modified tracked file and an untracked one.
     write(r.join("a.txt"), "one\ntwo\nthree\n");

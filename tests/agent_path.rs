@@ -7,38 +7,14 @@
 use crate::common;
 
 use common::Test;
+use common::fixtures::{read_json, word};
 use serde_json::{Map, Value};
 use std::path::Path;
 use std::process::Command;
 
-/// A value as an agent writes it into a placeholder: shell-quoted text; a literal leading `@`
-/// doubled, since `@path` reads a file.
-fn word(value: Option<&Value>) -> String {
-    let text = match value {
-        None => String::new(),
-        Some(Value::String(s)) if s.starts_with('@') => format!("@{s}"),
-        Some(Value::String(s)) => s.clone(),
-        Some(other) => other.to_string(),
-    };
-    shell_words::quote(&text).into_owned()
-}
-
-/// Fills every `{name}` of `template` from `context`.
+/// Fills every `{name}` of `template` from `context`, as the agent would.
 fn fill(template: &str, context: &Map<String, Value>) -> String {
-    let mut out = String::new();
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        let close = open + rest[open..].find('}').expect("closed placeholder");
-        out.push_str(&rest[..open]);
-        out.push_str(&word(context.get(&rest[open + 1..close])));
-        rest = &rest[close + 1..];
-    }
-    out + rest
-}
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_slice(&std::fs::read(path).unwrap_or_else(|e| panic!("{path:?}: {e}")))
-        .unwrap_or_else(|e| panic!("{path:?}: {e}"))
+    common::fixtures::fill(template, |name| word(context.get(name), true))
 }
 
 #[test]

@@ -14,65 +14,12 @@
 use crate::common;
 
 use common::Test;
+use common::fixtures::{fill, git_repo, read_json, sh, word, write};
 use serde_json::{Map, Value};
 use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-/// A value as an agent writes it into a placeholder: shell-quoted text, a literal leading `@`
-/// doubled (for catalogue tools, `@path` reads a file); `''` for none.
-fn word(value: Option<&Value>, doubles_at: bool) -> String {
-    let text = match value {
-        None | Some(Value::Null) => String::new(),
-        Some(Value::String(s)) if doubles_at && s.starts_with('@') => format!("@{s}"),
-        Some(Value::String(s)) => s.clone(),
-        Some(other) => other.to_string(),
-    };
-    shell_words::quote(&text).into_owned()
-}
-
-/// `template` with each `{name}` replaced by the quoted value `value_of(name)` gives.
-fn fill(template: &str, mut value_of: impl FnMut(&str) -> String) -> String {
-    let mut out = String::new();
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        let Some(close) = rest[open..].find('}').map(|c| open + c) else {
-            break;
-        };
-        out.push_str(&rest[..open]);
-        out.push_str(&value_of(&rest[open + 1..close]));
-        rest = &rest[close + 1..];
-    }
-    out + rest
-}
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_slice(&std::fs::read(path).unwrap_or_else(|e| panic!("{path:?}: {e}")))
-        .unwrap_or_else(|e| panic!("{path:?}: {e}"))
-}
-
-fn write(path: impl AsRef<Path>, content: &str) {
-    let path = path.as_ref();
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).unwrap();
-    }
-    std::fs::write(path, content).unwrap();
-}
-
-/// Runs a setup program in `cwd`; it must succeed.
-fn setup(cwd: &Path, program: &str, args: &[&str]) {
-    let out = Command::new(program)
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {program}: {e}"));
-    assert!(
-        out.status.success(),
-        "{program} {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
 
 /// A local HTTP server that answers every request with a short text body; its base URL.
 fn http_server() -> String {
@@ -111,22 +58,12 @@ impl Fixtures {
         let r = root.path();
         // git: a repository with two commits, an edit and an untracked file.
         let repo = r.join("git");
-        std::fs::create_dir_all(&repo).unwrap();
         if which::which("git").is_ok() {
-            let git = |args: &[&str]| setup(&repo, "git", args);
-            git(&["init", "-q"]);
-            git(&["symbolic-ref", "HEAD", "refs/heads/main"]);
-            // cmpx runs git with the test's HOME, so identity lives in the repository.
-            git(&["config", "user.name", "Ada Tester"]);
-            git(&["config", "user.email", "ada@example.com"]);
-            git(&["config", "commit.gpgsign", "false"]);
-            write(repo.join("a.txt"), "one\ntwo\n");
-            git(&["add", "a.txt"]);
-            git(&["commit", "-q", "-m", "first commit"]);
-            write(repo.join("a.txt"), "one\ntwo\nthree\n");
-            git(&["commit", "-q", "-am", "second commit"]);
-            write(repo.join("a.txt"), "one\n2\nthree\n");
+            git_repo(&repo);
+            write(repo.join("a.txt"), "one\n2\n");
             write(repo.join("untracked.txt"), "new\n");
+        } else {
+            std::fs::create_dir_all(&repo).unwrap();
         }
         // ripgrep and fd: a small source tree.
         for dir in ["ripgrep", "fd"] {
@@ -143,7 +80,7 @@ impl Fixtures {
         let sqlite = r.join("sqlite");
         std::fs::create_dir_all(&sqlite).unwrap();
         if which::which("sqlite3").is_ok() {
-            setup(
+            sh(
                 &sqlite,
                 "sqlite3",
                 &[
@@ -156,7 +93,7 @@ impl Fixtures {
         let tar = r.join("tar");
         write(tar.join("pack/a.txt"), "a\n");
         if which::which("tar").is_ok() && which::which("gzip").is_ok() {
-            setup(&tar, "tar", &["-czf", "in.tar.gz", "pack"]);
+            sh(&tar, "tar", &["-czf", "in.tar.gz", "pack"]);
         }
         write(r.join("files/notes.txt"), "notes\n");
         std::fs::create_dir_all(r.join("curl")).unwrap();

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod fixtures;
+
 use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};
