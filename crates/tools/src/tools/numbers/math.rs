@@ -1,4 +1,4 @@
-//! Arithmetic tools: expression evaluation (evalexpr) and statistics, percentages, random numbers.
+//! Arithmetic tools: expression evaluation, statistics, percentages and random numbers.
 
 mod expression;
 mod stats;
@@ -466,6 +466,152 @@ mod tests {
         assert!(
             msg.starts_with("the list has more than 5,000,000 numbers"),
             "{msg}"
+        );
+    }
+}
+
+#[cfg(test)]
+mod expression_tests {
+    //! The expression engine called directly, without the tool's `check_depth` before it.
+    use super::expression::evaluate;
+    use crate::tools::kit::depth::{MAX_DEPTH, with_stack};
+    use crate::tools::kit::testing::nest;
+    use serde_json::{Value, json};
+
+    /// The result, or the message; x is 3 and y is 0.
+    fn eval(expr: &str) -> Result<Value, String> {
+        with_stack(|| evaluate(expr, Some(&json!({"x": 3, "y": 0})), false, 15))
+            .map(|data| data["result"].clone())
+            .map_err(|e| e.message)
+    }
+
+    fn fails_with(expr: &str, message: &str) {
+        let got = eval(expr);
+        assert!(
+            got.as_ref().is_err_and(|m| m.contains(message)),
+            "{expr}: {got:?}"
+        );
+    }
+
+    #[test]
+    fn powers_group_to_the_right_and_bind_tighter_than_minus() {
+        assert_eq!(eval("2^3^2"), Ok(json!(512.0)));
+        assert_eq!(eval("(2^3)^2"), Ok(json!(64.0)));
+        assert_eq!(eval("-2^2"), Ok(json!(-4.0)));
+        assert_eq!(eval("2^-1"), Ok(json!(0.5)));
+        assert_eq!(eval("2 - -3 ^ 2"), Ok(json!(11.0)));
+        assert_eq!(eval("-x^2 + 10 % 4 * 2"), Ok(json!(-5.0)));
+        assert_eq!(eval("1 - 2 - 3"), Ok(json!(-4.0)));
+        assert_eq!(eval("24 / 4 / 2"), Ok(json!(3.0)));
+    }
+
+    #[test]
+    fn booleans_strings_tuples_and_nothing() {
+        assert_eq!(eval("1 < 2 && 2 < 3 || false"), Ok(json!(true)));
+        assert_eq!(eval("!true == false"), Ok(json!(true)));
+        assert_eq!(eval("1 + 1 == 2 && 3 >= x"), Ok(json!(true)));
+        assert_eq!(eval("1 == true"), Ok(json!(false)));
+        assert_eq!(eval("(1, 2) == (1, 2)"), Ok(json!(true)));
+        assert_eq!(eval(r#""a" + "b" == "ab""#), Ok(json!(true)));
+        assert_eq!(eval(r#""x\"y\\" + "z""#), Ok(json!("x\"y\\z")));
+        assert_eq!(eval(r#""abc" < "abd""#), Ok(json!(true)));
+        assert_eq!(eval("(1, 2), 3"), Ok(json!([[1.0, 2.0], 3.0])));
+        assert_eq!(eval("()"), Ok(Value::Null));
+        assert_eq!(
+            eval("max((1, 5, 3)) + log((8, 2)) + sqrt (4)"),
+            Ok(json!(10.0))
+        );
+        assert_eq!(eval(".5 + 5. + 2.5E-1 + 1e-3"), Ok(json!(5.751)));
+    }
+
+    #[test]
+    fn wrong_types_and_argument_counts_are_located() {
+        fails_with(
+            "1 / (1 < 2)",
+            "cannot evaluate the expression: '/' at character 3 needs two numbers, got true",
+        );
+        fails_with(
+            "true && 1",
+            "'&&' at character 6 needs true or false, got 1",
+        );
+        fails_with(
+            r#"-"a""#,
+            r#"'-' at character 1 needs a number, got the string "a""#,
+        );
+        fails_with(
+            "log(8, 2, 3)",
+            "log at character 1 needs one or two numbers, got 3 values",
+        );
+        fails_with("2 * sqrt()", "sqrt at character 5 needs one number, got ()");
+        fails_with(
+            "max(1, (2, 3))",
+            "max at character 1 needs numbers, got a list of 2 values",
+        );
+        fails_with(r#""a\nb""#, "unknown escape '\\n' at character 3");
+        fails_with(r#"1 + "abc"#, "the string at character 5 is never closed");
+        fails_with("1 & 2", "'&' at character 3 is not an operator; write &&");
+        fails_with("x = 3", "assignments are not supported");
+        fails_with("+1", "'+' at character 1 has no left operand");
+    }
+
+    #[test]
+    fn unknown_names_point_at_their_own_place() {
+        // The 'a' in "max" comes first in the text; the variable is the one at 5.
+        fails_with("max(a)", "unknown variable 'a' at character 5;");
+        fails_with("2pi", "unknown variable '2pi' at character 1;");
+        fails_with("1 + foo(foo(1))", "unknown function 'foo' at character 5;");
+        fails_with(
+            "math::sqrt(4)",
+            "unknown function 'math::sqrt' at character 1;",
+        );
+        fails_with("inf", "unknown variable 'inf'");
+    }
+
+    #[test]
+    fn division_by_zero_names_the_innermost_division() {
+        fails_with("1 / min(2, 0)", "division by zero in '1 / min(2, 0)'");
+        fails_with(
+            "(1 + 2) / (x - 3) * 5",
+            "division by zero in '(1 + 2) / (x - 3)'",
+        );
+        fails_with("1 / -(y)", "division by zero in '1 / -y'");
+        fails_with("x % y + 1 / y", "division by zero in 'x % y'");
+        // A division by zero that leaves the result finite is no error.
+        assert_eq!(eval("atan(1 / y) * 2 / pi"), Ok(json!(1.0)));
+    }
+
+    #[test]
+    fn the_parser_keeps_its_own_depth_limit() {
+        // check_depth refuses these first in the tool; called directly, the parser still does.
+        for deep in [
+            nest("(", "1", ")", MAX_DEPTH + 1),
+            "-".repeat(MAX_DEPTH + 1) + "1",
+            vec!["2"; 100_000].join("^"),
+            vec!["1"; 100_000].join("+"),
+            nest("sqrt(", "1", ")", 100_000),
+        ] {
+            let got = eval(&deep);
+            assert!(
+                got.as_ref()
+                    .is_err_and(|m| m.contains(&format!("nests deeper than {MAX_DEPTH} levels"))),
+                "{}…: {got:?}",
+                &deep[..20]
+            );
+        }
+        fails_with(
+            &nest("(", "1", ")", 100_000),
+            &format!("(at line 1, column {})", MAX_DEPTH + 1),
+        );
+        assert_eq!(eval(&nest("(", "1", ")", MAX_DEPTH)), Ok(json!(1.0)));
+        assert_eq!(eval(&nest("-(", "1", ")", MAX_DEPTH / 2)), Ok(json!(1.0)));
+        assert_eq!(
+            eval(&vec!["1"; MAX_DEPTH + 1].join("+")),
+            Ok(json!((MAX_DEPTH + 1) as f64))
+        );
+        let wide = vec!["1"; 100_000].join(",");
+        assert_eq!(
+            eval(&wide).map(|v| v.as_array().map(Vec::len)),
+            Ok(Some(100_000))
         );
     }
 }
