@@ -33,7 +33,7 @@ fn json_files(root: &Path, inner: Option<&str>) -> Vec<PathBuf> {
 }
 
 fn table(name: &str, root: &Path, files: &[PathBuf]) -> String {
-    let mut out = format!("pub static {name}: &[(&str, &str)] = &[\n");
+    let mut out = format!("pub(crate) static {name}: &[(&str, &str)] = &[\n");
     for file in files {
         let rel = file
             .strip_prefix(root)
@@ -69,7 +69,7 @@ fn main() {
     }
     writeln!(
         out,
-        "/// A digest of every embedded adapter file and the learned phrasings.\npub const DIGEST: u64 = {:#018x};",
+        "/// A digest of every embedded adapter file and the learned phrasings.\npub(crate) const DIGEST: u64 = {:#018x};",
         h.finish()
     )
     .unwrap();

@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use std::io::Read;
 
 #[derive(Debug, Default)]
-pub struct Invocation {
+pub(crate) struct Invocation {
     pub args: Map<String, Value>,
     pub json: bool,
     pub pretty: bool,
@@ -38,13 +38,13 @@ pub struct Invocation {
 
 /// A parameter whose value the caller reads itself, as bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Deferred {
+pub(crate) struct Deferred {
     pub param: String,
     pub source: DeferredSource,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DeferredSource {
+pub(crate) enum DeferredSource {
     /// `@path`
     File(String),
     /// `-`
@@ -53,14 +53,14 @@ pub enum DeferredSource {
 
 impl Deferred {
     /// The bytes of a deferred `-` (at most the input limit); `None` for a file.
-    pub fn stdin_bytes(&self) -> Option<Result<Vec<u8>, Error>> {
+    pub(crate) fn stdin_bytes(&self) -> Option<Result<Vec<u8>, Error>> {
         (self.source == DeferredSource::Stdin).then(|| read_stdin(&mut false, &self.param))
     }
 }
 
 impl Invocation {
     /// Reads the deferred file into `args` after all, as [`parse`] would have.
-    pub fn read_deferred(&mut self) -> Result<(), Error> {
+    pub(crate) fn read_deferred(&mut self) -> Result<(), Error> {
         if let Some(d) = self.deferred.take() {
             let bytes = match &d.source {
                 DeferredSource::File(path) => read_file(path, &d.param)?,
@@ -75,7 +75,7 @@ impl Invocation {
 
 /// Where a parameter's value may come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Source {
+pub(crate) enum Source {
     /// Taken as written.
     Literal,
     /// `@path` reads a UTF-8 file.
@@ -88,7 +88,7 @@ pub enum Source {
 
 /// What the parser needs to know about one parameter.
 #[derive(Debug, Clone)]
-pub struct Slot {
+pub(crate) struct Slot {
     pub name: String,
     pub required: bool,
     /// Boolean: `--name` alone means true.
@@ -96,7 +96,7 @@ pub struct Slot {
     pub source: Source,
 }
 
-pub fn slots_for_definition(def: &ToolDefinition) -> Vec<Slot> {
+pub(crate) fn slots_for_definition(def: &ToolDefinition) -> Vec<Slot> {
     def.parameters.iter().map(slot_for).collect()
 }
 
@@ -116,7 +116,7 @@ fn slot_for(p: &Parameter) -> Slot {
 }
 
 /// Slots for a CMP intent: values are literal (an adapter's path is a path, not its content).
-pub fn slots_for_intent(intent: &crate::cmp::Intent) -> Vec<Slot> {
+pub(crate) fn slots_for_intent(intent: &crate::cmp::Intent) -> Vec<Slot> {
     intent
         .params
         .iter()
@@ -145,7 +145,7 @@ fn find_slot<'a>(slots: &'a [Slot], name: &str) -> Option<&'a Slot> {
 
 /// Whether `--help` (or `-h`) stands among the words as a flag, not as some parameter's value
 /// (`--value --help` passes the text "--help"). Nothing is read: help never waits on stdin.
-pub fn asks_for_help(slots: &[Slot], tokens: &[String]) -> bool {
+pub(crate) fn asks_for_help(slots: &[Slot], tokens: &[String]) -> bool {
     const VALUED: &[&str] = &["timeout", "output-file", "outputFile", "intent", "args"];
     let mut i = 0;
     while let Some(token) = tokens.get(i) {
@@ -175,12 +175,12 @@ pub fn asks_for_help(slots: &[Slot], tokens: &[String]) -> bool {
     false
 }
 
-pub fn parse(def: &ToolDefinition, tokens: &[String]) -> Result<Invocation, Error> {
+pub(crate) fn parse(def: &ToolDefinition, tokens: &[String]) -> Result<Invocation, Error> {
     parse_slots(&slots_for_definition(def), tokens)
 }
 
 /// [`parse`], leaving a `@path` value of parameter `defer` unread (see [`Invocation::deferred`]).
-pub fn parse_deferring(
+pub(crate) fn parse_deferring(
     def: &ToolDefinition,
     tokens: &[String],
     defer: &str,
@@ -188,7 +188,7 @@ pub fn parse_deferring(
     parse_inner(&slots_for_definition(def), tokens, Some(defer))
 }
 
-pub fn parse_slots(slots: &[Slot], tokens: &[String]) -> Result<Invocation, Error> {
+pub(crate) fn parse_slots(slots: &[Slot], tokens: &[String]) -> Result<Invocation, Error> {
     parse_inner(slots, tokens, None)
 }
 
@@ -418,7 +418,7 @@ impl Switch {
 }
 
 /// Words that read as a value for `--yes` (`--yes false`): refused rather than guessed at.
-pub fn is_truth_word(word: &str) -> bool {
+pub(crate) fn is_truth_word(word: &str) -> bool {
     const WORDS: &[&str] = &[
         "true", "false", "yes", "no", "y", "n", "1", "0", "on", "off",
     ];
@@ -426,7 +426,7 @@ pub fn is_truth_word(word: &str) -> bool {
 }
 
 /// `--timeout` in seconds: positive, finite, and at most a day (longer is surely a typo).
-pub fn parse_timeout(text: &str) -> Result<std::time::Duration, Error> {
+pub(crate) fn parse_timeout(text: &str) -> Result<std::time::Duration, Error> {
     const MAX: f64 = 86_400.0;
     text.trim()
         .parse::<f64>()
@@ -462,7 +462,7 @@ fn read_stdin(stdin_used: &mut bool, name: &str) -> Result<Vec<u8>, Error> {
 }
 
 /// The error for a `@path` file that cannot be read.
-pub fn unreadable(name: &str, path: &str, e: &std::io::Error) -> Error {
+pub(crate) fn unreadable(name: &str, path: &str, e: &std::io::Error) -> Error {
     let shown = crate::text::preview(path, 200);
     Error::Usage(format!("--{name} @{shown}: cannot read the file: {e}"))
 }
@@ -509,7 +509,7 @@ fn read_capped(
 }
 
 /// The raw bytes a value stands for, or `None` when it is a literal.
-pub fn indirect_bytes(
+pub(crate) fn indirect_bytes(
     raw: &str,
     stdin_used: &mut bool,
     name: &str,
@@ -524,7 +524,7 @@ pub fn indirect_bytes(
 }
 
 /// The literal a value stands for: `@@x` is `@x`.
-pub fn literal(raw: &str) -> &str {
+pub(crate) fn literal(raw: &str) -> &str {
     if raw.starts_with("@@") {
         &raw[1..]
     } else {
@@ -533,7 +533,7 @@ pub fn literal(raw: &str) -> &str {
 }
 
 /// Bytes read for parameter `name` as text, or the error naming where they stop being UTF-8.
-pub fn utf8(bytes: Vec<u8>, name: &str) -> Result<String, Error> {
+pub(crate) fn utf8(bytes: Vec<u8>, name: &str) -> Result<String, Error> {
     // The SIMD validator checks a large `@path` input several times faster than std; std is
     // asked only to locate the first bad byte for the message.
     if simdutf8::basic::from_utf8(&bytes).is_ok() {

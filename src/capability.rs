@@ -58,11 +58,11 @@ pub const FS_OVERWRITE: &str = "fs:overwrite";
 pub const FS_DELETE: &str = "fs:delete";
 pub const NETWORK_FETCH: &str = "network:fetch";
 pub const PROCESS_SPAWN: &str = "process:spawn";
-pub const SYSTEM_RANDOM: &str = "system:random";
-pub const SYSTEM_CLOCK: &str = "system:clock";
+pub(crate) const SYSTEM_RANDOM: &str = "system:random";
+pub(crate) const SYSTEM_CLOCK: &str = "system:clock";
 
 /// Every name cmpx knows, local ones first.
-pub const VOCABULARY: &[Known] = &[
+pub(crate) const VOCABULARY: &[Known] = &[
     local(FS_READ, Risk::Low, "reads files or directories"),
     local(
         FS_WRITE,
@@ -135,17 +135,17 @@ const IMPLIES: &[(&str, &str)] = &[
     ("network:fetch:cross-origin", "network:fetch:same-origin"),
 ];
 
-pub fn known(name: &str) -> Option<&'static Known> {
+pub(crate) fn known(name: &str) -> Option<&'static Known> {
     VOCABULARY.iter().find(|k| k.name == name)
 }
 
 /// A name nobody declared a risk for (a browser tool's own word) counts as high.
-pub fn risk(name: &str) -> Risk {
+pub(crate) fn risk(name: &str) -> Risk {
     known(name).map_or(Risk::High, |k| k.risk)
 }
 
 /// The names that `granted` also grants (itself included).
-pub fn covered_by(granted: &str) -> Vec<&str> {
+pub(crate) fn covered_by(granted: &str) -> Vec<&str> {
     let mut out = vec![granted];
     out.extend(
         IMPLIES
@@ -157,7 +157,7 @@ pub fn covered_by(granted: &str) -> Vec<&str> {
 }
 
 /// BTCP's shape for a capability name: `^[a-z]+:[a-z]+(:[a-z-]+)?$`.
-pub fn well_formed(name: &str) -> bool {
+pub(crate) fn well_formed(name: &str) -> bool {
     let parts: Vec<&str> = name.split(':').collect();
     let word = |s: &str, dash: bool| {
         !s.is_empty()
@@ -172,7 +172,7 @@ pub fn well_formed(name: &str) -> bool {
 }
 
 /// The families the vocabulary's names belong to (`fs`, `network`, `dom`, …), in order.
-pub fn families() -> Vec<&'static str> {
+pub(crate) fn families() -> Vec<&'static str> {
     let mut out: Vec<&str> = Vec::new();
     for k in VOCABULARY {
         let family = k.name.split(':').next().unwrap_or(k.name);
@@ -188,7 +188,7 @@ pub fn families() -> Vec<&'static str> {
 /// well-formed name (a browser tool's own word, such as `code:execute`). Within a known family
 /// only the vocabulary's names exist, so `fs:delet` is refused rather than kept as a rule that
 /// never matches. The message offers the closest name when one is close.
-pub fn rule_problem(name: &str) -> Option<String> {
+pub(crate) fn rule_problem(name: &str) -> Option<String> {
     let lowercase_word = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_lowercase());
     let family = name.strip_suffix(":*");
     if name == "*"
@@ -231,7 +231,7 @@ pub fn rule_problem(name: &str) -> Option<String> {
 /// or a seed is left out; `"clock"`). The tests below check the flags against the source and
 /// against behaviour. Reading `@path` files and writing `--output-file` are the command
 /// line's, checked where they happen (fs:read and fs:write on that path).
-pub fn of_catalogue_tool(id: &str) -> Vec<&'static str> {
+pub(crate) fn of_catalogue_tool(id: &str) -> Vec<&'static str> {
     let flags = crate::catalogue::flags(id);
     let mut out = Vec::new();
     if flags.random.is_some() {
@@ -246,14 +246,8 @@ pub fn of_catalogue_tool(id: &str) -> Vec<&'static str> {
 /// A catalogue id as a BTCP tool name (`^[a-zA-Z][a-zA-Z0-9_]*$`): `json-formatter` →
 /// `json_formatter`. Catalogue ids use lowercase letters, digits and single hyphens, so the
 /// mapping reverses exactly.
-pub fn btcp_name(id: &str) -> String {
+pub(crate) fn btcp_name(id: &str) -> String {
     id.replace('-', "_")
-}
-
-/// The catalogue id a name stands for, in either form (`json_formatter` or `json-formatter`).
-pub fn catalogue_id(name: &str) -> Option<String> {
-    let id = name.replace('_', "-");
-    crate::catalogue::get(&id).map(|d| d.id.clone())
 }
 
 #[cfg(test)]
@@ -320,11 +314,10 @@ mod tests {
                     && name.len() <= 64,
                 "{name}"
             );
-            assert_eq!(catalogue_id(&name).as_deref(), Some(def.id.as_str()));
-            assert_eq!(catalogue_id(&def.id).as_deref(), Some(def.id.as_str()));
+            // The mapping reverses exactly.
+            assert_eq!(name.replace('_', "-"), def.id);
         }
         assert_eq!(btcp_name("json-formatter"), "json_formatter");
-        assert_eq!(catalogue_id("no_such_tool"), None);
     }
 
     /// Calls that draw the system's random numbers, directly or inside a library call.

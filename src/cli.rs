@@ -4,7 +4,7 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
 /// The flags `cmpx run` and `cmpx do` read beside a tool's own parameters.
-pub const RUN_FLAGS_HELP: &str = "\
+pub(crate) const RUN_FLAGS_HELP: &str = "\
 Run flags:
   --intent <n|pattern>  which intent of an installed tool (adapters, third-party folders)
   --yes                 consent to an intent that asks first (confirm/destructive); takes no value
@@ -23,7 +23,7 @@ Run flags:
     about = "Developer utilities for coding agents: a CTP catalogue exported as CMP folders, and the executor they point at",
     after_help = "Exit codes: 0 success, 1 tool failed, 2 usage error, 3 confirmation required, 4 not found, 5 timeout, 6 ambiguous request."
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     /// Print JSON even when stdout is a terminal (also CMP_AGENT=1).
     #[arg(long, global = true)]
     pub json: bool,
@@ -35,7 +35,7 @@ pub struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Run a tool: cmpx run <tool> [--<param> <value>]... [--args '<json>']
     ///
     /// A value `@path` reads a file, `-` reads stdin, `@@x` is the literal `@x`.
@@ -264,7 +264,7 @@ pub enum Command {
 
 /// One change to the capability policy.
 #[derive(Debug, clap::Subcommand)]
-pub enum PolicyChange {
+pub(crate) enum PolicyChange {
     /// Allow a capability without asking.
     Grant(PolicyRule),
     /// Never allow a capability, not even with --yes.
@@ -274,7 +274,7 @@ pub enum PolicyChange {
 }
 
 #[derive(Debug, clap::Args)]
-pub struct PolicyRule {
+pub(crate) struct PolicyRule {
     /// A capability such as fs:write, network:fetch, dom:write, or a family such as fs:*.
     pub capability: String,
     /// Only for this tool (a catalogue id, an installed tool's name, or a browser tool's name).

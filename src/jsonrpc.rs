@@ -7,23 +7,23 @@
 use serde_json::{Map, Value, json};
 use std::io::{BufRead, Read};
 
-pub const PARSE_ERROR: i64 = -32700;
-pub const INVALID_REQUEST: i64 = -32600;
-pub const METHOD_NOT_FOUND: i64 = -32601;
-pub const INVALID_PARAMS: i64 = -32602;
-pub const INTERNAL_ERROR: i64 = -32603;
+pub(crate) const PARSE_ERROR: i64 = -32700;
+pub(crate) const INVALID_REQUEST: i64 = -32600;
+pub(crate) const METHOD_NOT_FOUND: i64 = -32601;
+pub(crate) const INVALID_PARAMS: i64 = -32602;
+pub(crate) const INTERNAL_ERROR: i64 = -32603;
 /// 2026-07-28: the request's protocol version is not one this server speaks.
-pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+pub(crate) const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 
 /// Bytes of an over-long line kept to recover its id from.
 const HEAD: usize = 64 << 10;
 
 /// The longest line read: the input limit (CMPX_MAX_INPUT) plus room for the envelope.
-pub fn line_cap() -> u64 {
+pub(crate) fn line_cap() -> u64 {
     crate::limits::max_input().saturating_add(1 << 20)
 }
 
-pub enum Line {
+pub(crate) enum Line {
     /// A whole line without its newline.
     Message(Vec<u8>),
     /// A line past the cap: its first bytes, the rest read and dropped.
@@ -32,7 +32,7 @@ pub enum Line {
 
 /// The next non-blank line, `None` at end of input. A line past `cap` is read to its end
 /// but not kept, so memory stays at about `cap` whatever comes in.
-pub fn read_line(input: &mut impl BufRead, cap: u64) -> std::io::Result<Option<Line>> {
+pub(crate) fn read_line(input: &mut impl BufRead, cap: u64) -> std::io::Result<Option<Line>> {
     loop {
         let mut line = Vec::new();
         let read = input
@@ -79,7 +79,7 @@ fn skip_line(input: &mut impl BufRead) -> std::io::Result<()> {
 
 /// The answer to a line past the cap: an error with the id found in its first bytes, or
 /// nothing when those bytes read as a notification.
-pub fn too_long(head: &[u8], cap: u64) -> Option<Value> {
+pub(crate) fn too_long(head: &[u8], cap: u64) -> Option<Value> {
     let id = recover_id(head);
     if id.is_null() && mentions_method_without_id(head) {
         return None;
@@ -96,27 +96,27 @@ pub fn too_long(head: &[u8], cap: u64) -> Option<Value> {
 }
 
 /// An error answer to request `id` (null when the id could not be read).
-pub fn error(id: Value, code: i64, message: impl Into<String>) -> Value {
+pub(crate) fn error(id: Value, code: i64, message: impl Into<String>) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message.into() } })
 }
 
 /// An error answer carrying `data` (what the client can act on: versions spoken, a URI…).
-pub fn error_data(id: Value, code: i64, message: impl Into<String>, data: Value) -> Value {
+pub(crate) fn error_data(id: Value, code: i64, message: impl Into<String>, data: Value) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message.into(), "data": data } })
 }
 
 /// The result of request `id`.
-pub fn reply(id: Value, result: Value) -> Value {
+pub(crate) fn reply(id: Value, result: Value) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "result": result })
 }
 
 /// A request of ours, answered under `id`.
-pub fn request(id: Value, method: &str, params: Value) -> Value {
+pub(crate) fn request(id: Value, method: &str, params: Value) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params })
 }
 
 /// A notification: never answered; `params` left out when there are none.
-pub fn notification(method: &str, params: Option<Value>) -> Value {
+pub(crate) fn notification(method: &str, params: Option<Value>) -> Value {
     match params {
         Some(params) => json!({ "jsonrpc": "2.0", "method": method, "params": params }),
         None => json!({ "jsonrpc": "2.0", "method": method }),
@@ -124,12 +124,12 @@ pub fn notification(method: &str, params: Option<Value>) -> Value {
 }
 
 /// Whether a message says it is JSON-RPC 2.0 (`"jsonrpc": "2.0"`).
-pub fn is_2_0(msg: &Value) -> bool {
+pub(crate) fn is_2_0(msg: &Value) -> bool {
     msg.get("jsonrpc").and_then(Value::as_str) == Some("2.0")
 }
 
 /// A JSON-RPC id MCP accepts: a string or an integer (not null, a fraction, an object…).
-pub fn valid_id(id: &Value) -> bool {
+pub(crate) fn valid_id(id: &Value) -> bool {
     id.is_string() || id.is_i64() || id.is_u64()
 }
 
@@ -153,7 +153,7 @@ pub enum Message {
 }
 
 /// Parses and checks one line.
-pub fn classify(line: &[u8]) -> Message {
+pub(crate) fn classify(line: &[u8]) -> Message {
     let value = match serde_json::from_slice::<Value>(line) {
         Ok(v) => v,
         Err(e) => {
@@ -249,7 +249,7 @@ fn preview(v: &Value) -> String {
 
 /// The top-level `"id"` of a message that does not parse (too deep, too long, broken
 /// later on): a string or integer value found at depth one, else null.
-pub fn recover_id(bytes: &[u8]) -> Value {
+pub(crate) fn recover_id(bytes: &[u8]) -> Value {
     top_level_value(bytes, "id")
         .filter(valid_id)
         .unwrap_or(Value::Null)

@@ -1,32 +1,36 @@
 //! cmpx: a catalogue of developer utilities in CTP form, exported as CMP folders, with the
 //! executor those folders point at.
 
+// Modules the binary, the integration tests and the fuzz targets use are `pub`; the rest, and
+// everything in them, is `pub(crate)` (`unreachable_pub` warns on a new one).
+#![warn(unreachable_pub)]
+
 pub mod adapters;
 #[cfg(test)]
 mod architecture;
-pub mod argv;
-pub mod btcp;
-pub mod capability;
+mod argv;
+mod btcp;
+mod capability;
 #[cfg(test)]
 mod checklist;
-pub mod cli;
+mod cli;
 pub mod cmp;
 pub mod commands;
 pub mod discovery;
-pub mod error;
+mod error;
 pub mod exec;
-pub mod jsonrpc;
-pub mod log_sink;
+mod jsonrpc;
+mod log_sink;
 pub mod mcp;
-pub mod new_file;
-pub mod output;
-pub mod paths;
-pub mod pipe;
-pub mod policy;
+mod new_file;
+mod output;
+mod paths;
+mod pipe;
+mod policy;
 pub mod resolve;
-pub mod secret;
-pub mod serve;
-pub mod versioning;
+mod secret;
+mod serve;
+mod versioning;
 pub mod web;
 
 pub use error::{Error, ExitCode};

@@ -39,7 +39,7 @@ macro_rules! log_line {
 }
 
 /// Routes every later [`line`] through the writer thread. Idempotent.
-pub fn start() {
+pub(crate) fn start() {
     SINK.get_or_init(|| {
         let (queue, lines) = sync_channel(QUEUE);
         // Without the thread, lines would only queue and then be dropped: still never blocking.
@@ -56,7 +56,7 @@ pub fn start() {
 
 /// One diagnostic line. Never blocks once [`start`] ran; never panics (a closed stderr loses
 /// the line, as nothing else could be done with it).
-pub fn line(text: String) {
+pub(crate) fn line(text: String) {
     match SINK.get() {
         Some(sink) => match sink.queue.try_send(Message::Line(text)) {
             Ok(()) => {}
@@ -72,13 +72,13 @@ pub fn line(text: String) {
 }
 
 /// Lines dropped so far because stderr did not take them.
-pub fn dropped() -> u64 {
+pub(crate) fn dropped() -> u64 {
     SINK.get().map_or(0, |s| s.total.load(Ordering::Relaxed))
 }
 
 /// Waits up to `limit` for the queued lines to be written (at shutdown); false when stderr did
 /// not take them in time (the process may then exit with them unwritten).
-pub fn flush(limit: Duration) -> bool {
+pub(crate) fn flush(limit: Duration) -> bool {
     let Some(sink) = SINK.get() else {
         return true;
     };

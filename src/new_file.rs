@@ -19,7 +19,7 @@ pub const TEMP_PREFIX: &str = ".cmpx-tmp-";
 const STALE: Duration = Duration::from_secs(60 * 60);
 
 /// Refuses a path that already exists, before any work is done for it.
-pub fn refuse_existing(path: &Path) -> Result<(), ToolError> {
+pub(crate) fn refuse_existing(path: &Path) -> Result<(), ToolError> {
     match std::fs::symlink_metadata(path) {
         Ok(_) => Err(exists(path)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
@@ -29,7 +29,7 @@ pub fn refuse_existing(path: &Path) -> Result<(), ToolError> {
 
 /// Lets `write` fill a temporary file in `path`'s directory, syncs it and gives it `path`
 /// without replacing anything there. On any failure (or a kill) nothing is left behind.
-pub fn write(
+pub(crate) fn write(
     path: &Path,
     write: impl FnOnce(&mut File) -> io::Result<()>,
 ) -> Result<(), ToolError> {
@@ -91,7 +91,7 @@ fn dir_of(path: &Path) -> &Path {
 
 /// An unnamed file in `dir` with permission bits `mode` (before the umask).
 #[cfg(target_os = "linux")]
-pub fn unnamed_in(dir: &Path, mode: u32) -> io::Result<File> {
+pub(crate) fn unnamed_in(dir: &Path, mode: u32) -> io::Result<File> {
     use rustix::fs::{Mode, OFlags};
     let flags = OFlags::TMPFILE | OFlags::WRONLY | OFlags::CLOEXEC;
     let fd = rustix::fs::open(dir, flags, Mode::from_raw_mode(mode))?;
@@ -105,7 +105,7 @@ pub fn unnamed_in(_dir: &Path, _mode: u32) -> io::Result<File> {
 
 /// Gives the unnamed `file` the name `path`; fails with AlreadyExists when the name is taken.
 #[cfg(target_os = "linux")]
-pub fn link_new(file: &File, path: &Path) -> io::Result<()> {
+pub(crate) fn link_new(file: &File, path: &Path) -> io::Result<()> {
     use rustix::fs::{AtFlags, CWD};
     use std::os::fd::AsRawFd;
     let from = format!("/proc/self/fd/{}", file.as_raw_fd());
@@ -136,7 +136,7 @@ fn no_unnamed_files(e: &io::Error) -> bool {
 
 /// Removes `.cmpx-tmp-*` files in `dir` that no writer has touched for [`STALE`]: what a
 /// killed writer left on a filesystem without unnamed files. Best effort.
-pub fn sweep_stale(dir: &Path) {
+pub(crate) fn sweep_stale(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };

@@ -29,7 +29,7 @@ impl Mode {
 }
 
 /// Prints one JSON document (or its human rendering) to stdout.
-pub fn print_value(mode: Mode, value: &Value) {
+pub(crate) fn print_value(mode: Mode, value: &Value) {
     let text = match mode {
         Mode::Json { pretty: false } => serde_json::to_string(value),
         Mode::Json { pretty: true } | Mode::Human => serde_json::to_string_pretty(value),
@@ -39,7 +39,7 @@ pub fn print_value(mode: Mode, value: &Value) {
 }
 
 /// Prints a ToolResult: the envelope in JSON mode; the data (or the error) for a person.
-pub fn print_result(mode: Mode, result: &ToolResult) {
+pub(crate) fn print_result(mode: Mode, result: &ToolResult) {
     if let Mode::Json { pretty } = mode {
         // Serialised straight into the buffered stdout: a large result is never copied into an
         // intermediate Value or String.

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 /// `$CMP_HOME`, or `~/.cmp` when unset or empty.
-pub fn cmp_home() -> Option<PathBuf> {
+pub(crate) fn cmp_home() -> Option<PathBuf> {
     match std::env::var_os("CMP_HOME") {
         Some(v) if !v.is_empty() => Some(PathBuf::from(v)),
         _ => dirs::home_dir().map(|h| h.join(".cmp")),
@@ -13,7 +13,7 @@ pub fn cmp_home() -> Option<PathBuf> {
 /// `text` with the absolute `$CMP_HOME` written as `$CMP_HOME`: messages sent to remote
 /// clients (HTTP, MCP over HTTP) name where the policy lives without revealing the server's
 /// directory layout.
-pub fn redact_home(text: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn redact_home(text: &str) -> std::borrow::Cow<'_, str> {
     match cmp_home() {
         Some(home) => {
             let home = home.to_string_lossy();
@@ -29,12 +29,12 @@ pub fn redact_home(text: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// The canonical install root, `$CMP_HOME/tools`.
-pub fn tools_root() -> Option<PathBuf> {
+pub(crate) fn tools_root() -> Option<PathBuf> {
     cmp_home().map(|h| h.join("tools"))
 }
 
 /// Extra roots from `CMP_TOOL_PATH` (`:`-separated; empty entries ignored).
-pub fn extra_roots() -> Vec<PathBuf> {
+pub(crate) fn extra_roots() -> Vec<PathBuf> {
     std::env::var_os("CMP_TOOL_PATH")
         .map(|v| {
             std::env::split_paths(&v)
@@ -45,7 +45,7 @@ pub fn extra_roots() -> Vec<PathBuf> {
 }
 
 /// Every root scanned for installed tools: the canonical one first, then `CMP_TOOL_PATH`.
-pub fn all_roots() -> Vec<PathBuf> {
+pub(crate) fn all_roots() -> Vec<PathBuf> {
     let mut roots: Vec<PathBuf> = tools_root().into_iter().collect();
     for extra in extra_roots() {
         if !roots.contains(&extra) {

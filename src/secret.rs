@@ -5,14 +5,14 @@
 use rand::RngExt;
 
 /// 128 random bits as hex.
-pub fn random_token() -> String {
+pub(crate) fn random_token() -> String {
     let bytes: [u8; 16] = rand::rng().random();
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Compares in time independent of where the inputs differ, so a secret cannot be guessed a
 /// byte at a time.
-pub fn same_secret(given: &[u8], expected: &[u8]) -> bool {
+pub(crate) fn same_secret(given: &[u8], expected: &[u8]) -> bool {
     use subtle::ConstantTimeEq;
     given.ct_eq(expected).into()
 }

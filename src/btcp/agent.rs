@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 /// The answer to one agent message for `session` (the session it joined, or the one
 /// `session/join` names); `None` for a notification. Blocks while a call runs in the browser.
-pub fn answer(hub: &Arc<Hub>, session: &str, msg: &Value) -> Option<Value> {
+pub(crate) fn answer(hub: &Arc<Hub>, session: &str, msg: &Value) -> Option<Value> {
     let id = msg.get("id")?.clone();
     let method = msg.get("method").and_then(Value::as_str).unwrap_or("");
     let link = Link::local(hub.clone(), session);

@@ -19,23 +19,20 @@ use std::time::{Duration, Instant};
 
 mod registration;
 
-pub use registration::{
-    MAX_CAPABILITIES, MAX_CAPABILITY_NAME, MAX_DEFINITION, MAX_DESCRIPTION, MAX_NAMES,
-    MAX_REGISTRATION, MAX_TOOLS, capabilities,
-};
+pub(crate) use registration::capabilities;
 
 /// The longest a session lives, owner or not.
-pub const TTL: Duration = Duration::from_secs(60 * 60);
+pub(crate) const TTL: Duration = Duration::from_secs(60 * 60);
 /// How long a session without a connected owner is kept for it to reconnect.
-pub const IDLE: Duration = Duration::from_secs(5 * 60);
+pub(crate) const IDLE: Duration = Duration::from_secs(5 * 60);
 /// Sessions kept at once.
-pub const MAX_SESSIONS: usize = 64;
+pub(crate) const MAX_SESSIONS: usize = 64;
 /// Sessions one client (address and page origin) holds at once, so one page or program
 /// cannot take all [`MAX_SESSIONS`].
-pub const PER_CLIENT: usize = 16;
+pub(crate) const PER_CLIENT: usize = 16;
 
 /// What goes down an owner's event stream: the SSE event name and the JSON text.
-pub type Frame = (&'static str, String);
+pub(crate) type Frame = (&'static str, String);
 
 struct Owner {
     connection: u64,
@@ -135,7 +132,7 @@ pub enum Rejection {
 }
 
 /// A client-chosen id: 16 to 128 URL-safe characters.
-pub fn acceptable_id(id: &str) -> bool {
+pub(crate) fn acceptable_id(id: &str) -> bool {
     (16..=128).contains(&id.len())
         && id
             .bytes()
@@ -453,6 +450,9 @@ fn make_room(
 
 #[cfg(test)]
 mod tests {
+    use super::registration::{
+        MAX_CAPABILITY_NAME, MAX_DEFINITION, MAX_DESCRIPTION, MAX_NAMES, MAX_TOOLS,
+    };
     use super::*;
     use std::sync::Arc;
 

@@ -3,19 +3,19 @@
 //! them through the browser, after the capability policy and consent rules; BTCP agents
 //! that joined a session with its owner key list and call them the same way ([`agent`]).
 
-pub mod agent;
-pub mod hub;
-pub mod remote;
+pub(crate) mod agent;
+pub(crate) mod hub;
+pub(crate) mod remote;
 
 use crate::exec::authorize::{Call, Decision, Permit};
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use hub::Hub;
+pub(crate) use hub::Hub;
 
 /// The MCP meta-tool through which an agent asks for capabilities (BTCP's MCP bridge).
-pub const REQUEST_CAPABILITIES: &str = "__btcp_request_capabilities";
+pub(crate) const REQUEST_CAPABILITIES: &str = "__btcp_request_capabilities";
 
 /// One MCP engine's view of one BTCP session: held by this process's hub (`cmpx serve`), or
 /// by a `cmpx serve` elsewhere (`remote`, for `cmpx mcp --btcp-server`; the hub is then empty).
@@ -199,7 +199,7 @@ impl Standing {
 }
 
 /// Why capabilities stayed pending, and what the person can do about it.
-pub fn pending_note(pending: &[String], why: &str) -> String {
+pub(crate) fn pending_note(pending: &[String], why: &str) -> String {
     let first = pending.first().map_or("CAPABILITY", String::as_str);
     format!(
         "{} not granted: {why}. The person can grant it for good with `cmpx policy grant {first} --tool <browser tool>` (or without --tool for every tool), or accept when a call asks.",

@@ -6,7 +6,7 @@ use crate::output::{self, Mode};
 use serde_json::json;
 use std::path::Path;
 
-pub fn run(mode: Mode, write: Option<&Path>) -> Result<ExitCode, Error> {
+pub(super) fn run(mode: Mode, write: Option<&Path>) -> Result<ExitCode, Error> {
     let Some(path) = write else {
         super::discover::print_text(agent_setup::block());
         return Ok(ExitCode::Success);

@@ -10,7 +10,7 @@ use crate::output::{self, Mode};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
-pub fn run(
+pub(super) fn run(
     mode: Mode,
     format: Option<&str>,
     out: Option<&Path>,
@@ -85,7 +85,7 @@ pub fn run(
 
 /// Writes `bytes` atomically unless the file already holds them (so a repeated run changes no
 /// mtime); says which of `created`, `updated` or `unchanged` happened.
-pub fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<&'static str, Error> {
+pub(super) fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<&'static str, Error> {
     use crate::cmp::read::{self, Links, ReadError};
     let status = match read::read(path, read::MAX_DOCUMENT_BYTES, Links::Follow) {
         Ok(old) if old == bytes => return Ok("unchanged"),
@@ -98,7 +98,7 @@ pub fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<&'static str, Error
 }
 
 /// Prints a document as it is: these are files, not results, so no JSON envelope.
-pub fn print_text(text: &str) {
+pub(super) fn print_text(text: &str) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     // A closed pipe (e.g. `| head`) is not an error worth reporting.
@@ -110,6 +110,6 @@ pub fn print_text(text: &str) {
 }
 
 /// A JSON summary entry for a written file.
-pub fn file_entry(key: &str, name: &str, path: PathBuf, status: &str) -> Value {
+pub(super) fn file_entry(key: &str, name: &str, path: PathBuf, status: &str) -> Value {
     json!({ key: name, "path": path, "status": status })
 }

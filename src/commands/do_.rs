@@ -7,7 +7,7 @@ use crate::output::{self, Mode};
 use crate::resolve::{self, Options};
 use serde_json::json;
 
-pub fn run(mode: Mode, words: &[String]) -> Result<ExitCode, Error> {
+pub(super) fn run(mode: Mode, words: &[String]) -> Result<ExitCode, Error> {
     if words.first().is_some_and(|w| w == "--help" || w == "-h") {
         super::print_subcommand_help("do");
         return Ok(ExitCode::Success);

@@ -7,7 +7,7 @@ use crate::output::{self, Mode};
 use serde_json::json;
 use std::path::Path;
 
-pub fn run(
+pub(super) fn run(
     mode: Mode,
     tool: Option<&str>,
     all: bool,

@@ -6,7 +6,12 @@ use crate::output::{self, Mode};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 
-pub fn run(mode: Mode, to: Option<PathBuf>, force: bool, dry_run: bool) -> Result<ExitCode, Error> {
+pub(super) fn run(
+    mode: Mode,
+    to: Option<PathBuf>,
+    force: bool,
+    dry_run: bool,
+) -> Result<ExitCode, Error> {
     let target = match to {
         Some(t) => t,
         None => crate::paths::tools_root().ok_or_else(|| {

@@ -26,7 +26,7 @@ struct Source {
     mode: u32,
 }
 
-pub fn run(mode: Mode, dir: &Path, force: bool) -> Result<ExitCode, Error> {
+pub(super) fn run(mode: Mode, dir: &Path, force: bool) -> Result<ExitCode, Error> {
     let checked = check(dir);
     if !checked.problems.is_empty() {
         return Err(Error::Invalid(checked.problems));

@@ -4,7 +4,7 @@ use crate::error::{Error, ExitCode};
 use crate::output::{self, Mode};
 use serde_json::json;
 
-pub fn run(mode: Mode, domain: Option<&str>) -> Result<ExitCode, Error> {
+pub(super) fn run(mode: Mode, domain: Option<&str>) -> Result<ExitCode, Error> {
     let scan = crate::cmp::registry::scan(&crate::paths::all_roots());
     scan.warn_skipped();
     let tools: Vec<_> = scan

@@ -7,7 +7,7 @@ use crate::pipe::{Recipe, plan, run, save};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
-pub struct Flags {
+pub(super) struct Flags {
     pub recipe_text: Option<String>,
     pub recipe: Option<String>,
     pub input: Option<String>,
@@ -18,7 +18,7 @@ pub struct Flags {
     pub timeout: Option<String>,
 }
 
-pub fn run(mode: Mode, flags: Flags) -> Result<ExitCode, Error> {
+pub(super) fn run(mode: Mode, flags: Flags) -> Result<ExitCode, Error> {
     let recipe = load(&flags)?;
     let timeout = match &flags.timeout {
         Some(t) => crate::argv::parse_timeout(t)?,
@@ -92,7 +92,11 @@ pub fn run(mode: Mode, flags: Flags) -> Result<ExitCode, Error> {
 /// `cmpx run NAME --input X` for a saved recipe NAME: the recipe runs here, so the result
 /// has the shape of the tools it chains (not a program's stdout wrapped in another result).
 /// `None` when NAME is not a saved recipe.
-pub fn run_saved(mode: Mode, name: &str, tokens: &[String]) -> Option<Result<ExitCode, Error>> {
+pub(super) fn run_saved(
+    mode: Mode,
+    name: &str,
+    tokens: &[String],
+) -> Option<Result<ExitCode, Error>> {
     let saved = crate::pipe::saved::find(name).ok().flatten()?;
     // A bundled recipe of that name is not an installed tool: only a folder counts here.
     if !saved

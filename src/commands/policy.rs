@@ -10,13 +10,13 @@ use serde_json::json;
 use std::path::Path;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Change {
+pub(super) enum Change {
     Grant,
     Deny,
     Revoke,
 }
 
-pub fn show(mode: Mode) -> Result<ExitCode, Error> {
+pub(super) fn show(mode: Mode) -> Result<ExitCode, Error> {
     let path = file::location().ok_or_else(no_home)?;
     let policy = file::load().map_err(Error::Usage)?;
     output::print_value(mode, &document(&path, &policy));
@@ -46,7 +46,7 @@ fn document(path: &Path, policy: &Policy) -> serde_json::Value {
     })
 }
 
-pub fn change(
+pub(super) fn change(
     mode: Mode,
     what: Change,
     capability_name: &str,

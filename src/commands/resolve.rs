@@ -43,7 +43,7 @@ fn specs(c: &Candidate) -> Specs {
     specs
 }
 
-pub fn run(
+pub(super) fn run(
     mode: Mode,
     text: &str,
     top: usize,
@@ -83,7 +83,7 @@ pub fn run(
 /// values the request gives filled in, optional flags left out) and what is left to fill, one
 /// line each for the others. Every field name is one `--full` also has, so a reader of the
 /// first candidate's `tool`, `intent`, `command` and `params` reads either form.
-pub fn short(resolution: &Resolution) -> Value {
+pub(super) fn short(resolution: &Resolution) -> Value {
     let fill = Filling::of(&resolution.query);
     let candidates: Vec<Value> = resolution
         .candidates

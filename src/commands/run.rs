@@ -7,7 +7,7 @@ use crate::error::{Error, ExitCode};
 use crate::exec::stream::{Input, Streamed};
 use crate::output::{self, Mode};
 
-pub fn run(mode: Mode, tool: &str, tokens: &[String]) -> Result<ExitCode, Error> {
+pub(super) fn run(mode: Mode, tool: &str, tokens: &[String]) -> Result<ExitCode, Error> {
     if tool == "--help" || tool == "-h" {
         // `--help` after the tool id describes the tool; before it, the subcommand.
         let mut cmd = <crate::cli::Cli as clap::CommandFactory>::command();

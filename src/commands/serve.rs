@@ -3,7 +3,7 @@
 use crate::serve::Config;
 use std::time::Duration;
 
-pub struct Flags {
+pub(super) struct Flags {
     pub port: u16,
     pub bind: std::net::IpAddr,
     pub token: Option<String>,
@@ -18,7 +18,7 @@ pub struct Flags {
 /// Public servers are rate limited unless told otherwise; a loopback one serves one person.
 const PUBLIC_RATE: &str = "20/40";
 
-pub fn run(flags: Flags) -> i32 {
+pub(super) fn run(flags: Flags) -> i32 {
     let rate = match flags.rate_limit.as_deref() {
         Some(raw) => crate::serve::parse_rate(raw),
         None if flags.bind.is_loopback() => Ok(None),

@@ -6,7 +6,7 @@ use crate::error::{Error, ExitCode};
 use crate::output::{self, Mode};
 use serde_json::json;
 
-pub fn run(mode: Mode, name: &str) -> Result<ExitCode, Error> {
+pub(super) fn run(mode: Mode, name: &str) -> Result<ExitCode, Error> {
     let scan = crate::cmp::registry::scan(&crate::paths::all_roots());
     if let Some(tool) = scan.find(name) {
         // Every command as an agent runs it (`cmpx run <tool> --intent <n> …`), the program's

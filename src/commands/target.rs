@@ -11,7 +11,7 @@ use std::time::Duration;
 
 /// The intent a resolution candidate names: from its folder, or from the embedded catalogue
 /// when the tool is not exported.
-pub fn for_candidate(c: &crate::resolve::Candidate) -> Result<Target, Error> {
+pub(super) fn for_candidate(c: &crate::resolve::Candidate) -> Result<Target, Error> {
     if c.path.as_os_str().is_empty() {
         let def = crate::catalogue::get(&c.tool).ok_or_else(|| crate::exec::not_found(&c.tool))?;
         let cap = crate::cmp::mapping::capability(&def);
@@ -30,7 +30,7 @@ pub fn for_candidate(c: &crate::resolve::Candidate) -> Result<Target, Error> {
     load(&c.path, c.intent.index)
 }
 
-pub fn load(tool_dir: &Path, intent_index: usize) -> Result<Target, Error> {
+pub(super) fn load(tool_dir: &Path, intent_index: usize) -> Result<Target, Error> {
     let (manifest, cap) = read(tool_dir)?;
     let intent = cap.intents.get(intent_index).cloned().ok_or_else(|| {
         ToolError::new(
@@ -46,7 +46,7 @@ pub fn load(tool_dir: &Path, intent_index: usize) -> Result<Target, Error> {
     })
 }
 
-pub fn read(tool_dir: &Path) -> Result<(Manifest, Capability), Error> {
+pub(super) fn read(tool_dir: &Path) -> Result<(Manifest, Capability), Error> {
     let code = if cmp_dir(tool_dir).is_some() {
         ErrorCode::InvalidInput
     } else {
@@ -57,7 +57,7 @@ pub fn read(tool_dir: &Path) -> Result<(Manifest, Capability), Error> {
 
 /// Picks an intent by index ("2") or by pattern: an exact pattern first, else the intent whose
 /// patterns best match the words.
-pub fn choose_intent(cap: &Capability, wanted: &str) -> Option<usize> {
+pub(super) fn choose_intent(cap: &Capability, wanted: &str) -> Option<usize> {
     if let Ok(i) = wanted.trim().parse::<usize>() {
         return (i < cap.intents.len()).then_some(i);
     }
@@ -92,7 +92,7 @@ pub fn choose_intent(cap: &Capability, wanted: &str) -> Option<usize> {
 
 /// Runs an intent from the command line: `--dry-run` shows what would run; otherwise the one
 /// authorization point decides, asking at the terminal unless `--yes` was given.
-pub fn invoke(target: &Target, inv: crate::argv::Invocation) -> crate::ctp::ToolResult {
+pub(super) fn invoke(target: &Target, inv: crate::argv::Invocation) -> crate::ctp::ToolResult {
     if inv.dry_run {
         return crate::exec::invoke::dry_run(target, &inv.args);
     }
@@ -119,7 +119,7 @@ pub fn invoke(target: &Target, inv: crate::argv::Invocation) -> crate::ctp::Tool
     crate::exec::invoke::invoke(permit, target, &inv.args, &flags)
 }
 
-pub fn limits(timeout: Option<Duration>) -> Limits {
+pub(super) fn limits(timeout: Option<Duration>) -> Limits {
     let mut limits = Limits::default();
     if let Some(t) = timeout {
         limits.timeout = t;
@@ -128,7 +128,7 @@ pub fn limits(timeout: Option<Duration>) -> Limits {
 }
 
 /// Describes one intent of an installed tool: what it does, the command, its parameters.
-pub fn print_intent_help(target: &Target) {
+pub(super) fn print_intent_help(target: &Target) {
     let intent = &target.intent;
     crate::outln!(
         "{} — intent {}: {}\n",

@@ -12,7 +12,7 @@ use crate::versioning::{Bump, lock};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
-pub fn run(mode: Mode, paths: &[PathBuf]) -> Result<ExitCode, Error> {
+pub(super) fn run(mode: Mode, paths: &[PathBuf]) -> Result<ExitCode, Error> {
     let (checked, Checked { problems, warnings }) = if paths.is_empty() {
         builtin()
     } else {
@@ -138,7 +138,7 @@ fn check_definition_file(path: &Path) -> Vec<String> {
 }
 
 /// `cmpx validate --lock`: the lock of the given tools (or the catalogue) on stdout.
-pub fn lock(paths: &[PathBuf]) -> Result<ExitCode, Error> {
+pub(super) fn lock(paths: &[PathBuf]) -> Result<ExitCode, Error> {
     let lock = current(paths)?;
     crate::outln!("{}", lock::render(&lock).trim_end());
     Ok(ExitCode::Success)
@@ -146,7 +146,7 @@ pub fn lock(paths: &[PathBuf]) -> Result<ExitCode, Error> {
 
 /// `cmpx validate --against OLD`: every tool present on both sides, what changed in its
 /// surface and whether its version covers that. A version that does not exits 1.
-pub fn against(mode: Mode, paths: &[PathBuf], old: &Path) -> Result<ExitCode, Error> {
+pub(super) fn against(mode: Mode, paths: &[PathBuf], old: &Path) -> Result<ExitCode, Error> {
     let new = current(paths)?;
     let old = lock::load(old).map_err(|e| Error::Invalid(vec![e]))?;
     let lock::Comparison {

@@ -84,7 +84,7 @@ pub fn finish_outcome(
 
 /// A result larger than the output limit is refused whole: an agent must never take a cut
 /// result for the real one.
-pub fn check_output_size(data: &Value, limit: u64) -> Result<(), ToolError> {
+pub(super) fn check_output_size(data: &Value, limit: u64) -> Result<(), ToolError> {
     let size = super::json_len(data);
     if size <= limit {
         return Ok(());
@@ -93,7 +93,7 @@ pub fn check_output_size(data: &Value, limit: u64) -> Result<(), ToolError> {
 }
 
 /// The error for a result of `size` bytes over the output limit.
-pub fn too_large(size: u64, limit: u64) -> ToolError {
+pub(super) fn too_large(size: u64, limit: u64) -> ToolError {
     ToolError::new(
         ErrorCode::ExecutionError,
         format!(

@@ -15,18 +15,18 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant};
 
 /// How long a question stays open.
-pub const TIME_LIMIT: Duration = Duration::from_secs(120);
+pub(super) const TIME_LIMIT: Duration = Duration::from_secs(120);
 
 /// Why a 2025-era question was not asked of an HTTP client that accepts only JSON: the
 /// question is a request of the server's, which goes on the call's event stream.
-pub const JSON_ONLY: &str = "the question cannot be asked over a JSON response (this request accepts only application/json, and cmpx asks with elicitation/create on the call's text/event-stream; use a client that accepts text/event-stream)";
+pub(super) const JSON_ONLY: &str = "the question cannot be asked over a JSON response (this request accepts only application/json, and cmpx asks with elicitation/create on the call's text/event-stream; use a client that accepts text/event-stream)";
 
 /// The key of our one input request in a 2026-07-28 `inputRequests` map.
-pub const INPUT_KEY: &str = "cmpx_consent";
+pub(super) const INPUT_KEY: &str = "cmpx_consent";
 
 /// Whether the client declared form-mode elicitation: `elicitation: {}` (form implied) or
 /// `elicitation: {form: {}}`; `{url: {}}` alone is not enough (we show a form).
-pub fn form_capable(capabilities: &Value) -> bool {
+pub(super) fn form_capable(capabilities: &Value) -> bool {
     match capabilities.get("elicitation") {
         Some(Value::Object(e)) => e.is_empty() || e.contains_key("form"),
         _ => false,
@@ -35,7 +35,7 @@ pub fn form_capable(capabilities: &Value) -> bool {
 
 /// The question's text: the command with every control and direction character escaped, and
 /// what the person should know before answering ([`Caution::warning`]).
-pub fn prompt(command: &str, warning: Option<&str>) -> String {
+pub(super) fn prompt(command: &str, warning: Option<&str>) -> String {
     let warning = warning.map(|w| format!(" {w}")).unwrap_or_default();
     format!(
         "cmpx will run: {}.{warning} Proceed?",
@@ -44,7 +44,7 @@ pub fn prompt(command: &str, warning: Option<&str>) -> String {
 }
 
 /// The `elicitation/create` params (without `mode` for clients before 2025-11-25).
-pub fn question(command: &str, warning: Option<&str>, with_mode: bool) -> Value {
+pub(super) fn question(command: &str, warning: Option<&str>, with_mode: bool) -> Value {
     let mut params = json!({
         "message": prompt(command, warning),
         "requestedSchema": {
@@ -60,16 +60,16 @@ pub fn question(command: &str, warning: Option<&str>, with_mode: bool) -> Value 
 }
 
 /// An `ElicitResult` that says yes: accepted, with `confirm: true`.
-pub fn accepted(answer: &Value) -> bool {
+pub(super) fn accepted(answer: &Value) -> bool {
     answer.get("action") == Some(&json!("accept"))
         && answer.pointer("/content/confirm") == Some(&json!(true))
 }
 
 /// How the person can let a refused call run: what the model can tell them.
-pub const HINT: &str = "Ask the person you work for: they can allow it when their MCP client asks (a client with form elicitation), or start the server with `cmpx mcp --allow-destructive`, or grant what it needs for good with `cmpx policy grant <capability> --tool <tool>`; at a terminal they can run it themselves with `cmpx run <tool> … --yes`.";
+pub(super) const HINT: &str = "Ask the person you work for: they can allow it when their MCP client asks (a client with form elicitation), or start the server with `cmpx mcp --allow-destructive`, or grant what it needs for good with `cmpx policy grant <capability> --tool <tool>`; at a terminal they can run it themselves with `cmpx run <tool> … --yes`.";
 
 /// Nothing ran because nobody could say yes: what the model can do, and what a person can.
-pub fn refusal(tool: &str, command: &str, caution: &Caution, why: &str) -> ToolResult {
+pub(super) fn refusal(tool: &str, command: &str, caution: &Caution, why: &str) -> ToolResult {
     let kind = caution.phrase();
     ToolResult::err(
         ToolError::new(
@@ -89,7 +89,7 @@ pub fn refusal(tool: &str, command: &str, caution: &Caution, why: &str) -> ToolR
 }
 
 /// The policy denies something the tool needs: no question is asked, nothing runs.
-pub fn denied(tool: &str, why: &str) -> ToolResult {
+pub(super) fn denied(tool: &str, why: &str) -> ToolResult {
     ToolResult::err(
         ToolError::new(
             ErrorCode::Unauthorized,
@@ -103,7 +103,7 @@ pub fn denied(tool: &str, why: &str) -> ToolResult {
     )
 }
 
-pub fn declined(command: &str) -> ToolResult {
+pub(super) fn declined(command: &str) -> ToolResult {
     ToolResult::err(
         ToolError::new(
             ErrorCode::Unauthorized,
@@ -116,7 +116,7 @@ pub fn declined(command: &str) -> ToolResult {
 
 /// Open questions (2025 era) and tokens handed out (2026-07-28).
 #[derive(Default)]
-pub struct Book {
+pub(super) struct Book {
     questions: Mutex<HashMap<String, Sender<Value>>>,
     tokens: Mutex<HashMap<String, Pending>>,
 }
@@ -128,13 +128,13 @@ struct Pending {
 }
 
 /// What a call's tool name and arguments are bound to: its canonical JSON.
-pub fn binding(name: &str, args: &Map<String, Value>) -> String {
+pub(super) fn binding(name: &str, args: &Map<String, Value>) -> String {
     serde_json::to_string(&json!([name, args])).unwrap_or_default()
 }
 
 impl Book {
     /// Opens a question: its id and where its answer will arrive.
-    pub fn ask(&self) -> (String, Receiver<Value>) {
+    pub(super) fn ask(&self) -> (String, Receiver<Value>) {
         let id = format!("cmpx-consent-{}", random_token());
         let (tx, rx) = mpsc::channel();
         if let Ok(mut q) = self.questions.lock() {
@@ -144,7 +144,7 @@ impl Book {
     }
 
     /// Closes a question (answered, timed out, cancelled).
-    pub fn close(&self, id: &str) {
+    pub(super) fn close(&self, id: &str) {
         if let Ok(mut q) = self.questions.lock() {
             q.remove(id);
         }
@@ -152,7 +152,7 @@ impl Book {
 
     /// A client's response: delivered when it answers an open question, else dropped (an
     /// answer sent before the question, or for another id, counts for nothing).
-    pub fn answer(&self, id: &Value, body: &Map<String, Value>) {
+    pub(super) fn answer(&self, id: &Value, body: &Map<String, Value>) {
         let Some(id) = id.as_str() else { return };
         let Some(tx) = self.questions.lock().ok().and_then(|mut q| q.remove(id)) else {
             return;
@@ -162,14 +162,14 @@ impl Book {
     }
 
     /// Refuses every open question (end of input: nobody is left to answer).
-    pub fn close_all(&self) {
+    pub(super) fn close_all(&self) {
         if let Ok(mut q) = self.questions.lock() {
             q.clear();
         }
     }
 
     /// A token for a 2026-07-28 retry of this very call.
-    pub fn issue(&self, binding: String) -> String {
+    pub(super) fn issue(&self, binding: String) -> String {
         let token = random_token();
         if let Ok(mut t) = self.tokens.lock() {
             let now = Instant::now();
@@ -186,7 +186,7 @@ impl Book {
     }
 
     /// Takes a token back: true once, for the call it was issued for, before it expires.
-    pub fn redeem(&self, token: &str, binding: &str) -> bool {
+    pub(super) fn redeem(&self, token: &str, binding: &str) -> bool {
         let Ok(mut t) = self.tokens.lock() else {
             return false;
         };

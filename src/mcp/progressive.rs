@@ -7,7 +7,7 @@ use super::engine::{Engine, call_result};
 use crate::resolve::{self, Options};
 use serde_json::{Map, Value, json};
 
-pub fn definitions() -> Vec<Value> {
+pub(super) fn definitions() -> Vec<Value> {
     let read_only = json!({ "readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false });
     vec![
         json!({
@@ -69,11 +69,11 @@ fn bad(message: String) -> Value {
 }
 
 /// Runs one registered tool by name; `None` once the call was cancelled.
-pub type RunTool<'a> = dyn Fn(&str, &Map<String, Value>) -> Option<Value> + 'a;
+pub(super) type RunTool<'a> = dyn Fn(&str, &Map<String, Value>) -> Option<Value> + 'a;
 
 /// One meta-tool call; `run` goes through `tool` (the engine's consent and cancellation).
 /// `None` once the call was cancelled.
-pub fn call(
+pub(super) fn call(
     engine: &Engine,
     name: &str,
     args: &Map<String, Value>,

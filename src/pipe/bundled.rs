@@ -5,7 +5,7 @@
 use super::recipe::Recipe;
 
 /// (name, JSON text) of every bundled recipe.
-pub const RECIPES: &[(&str, &str)] = &[
+pub(crate) const RECIPES: &[(&str, &str)] = &[
     ("jwt-claims", include_str!("../../recipes/jwt-claims.json")),
     (
         "gzip-base64-json",
@@ -26,7 +26,7 @@ pub const RECIPES: &[(&str, &str)] = &[
 ];
 
 /// The bundled recipe `name`.
-pub fn get(name: &str) -> Option<Recipe> {
+pub(crate) fn get(name: &str) -> Option<Recipe> {
     let (_, text) = RECIPES.iter().find(|(n, _)| *n == name)?;
     Recipe::from_json(text, &format!("recipes/{name}.json")).ok()
 }

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use std::time::Duration;
 
 /// The MCP tool definition of `pipe`.
-pub fn mcp_definition() -> Value {
+pub(crate) fn mcp_definition() -> Value {
     serde_json::json!({
         "name": "pipe",
         "title": "Run a recipe",
@@ -21,7 +21,7 @@ pub fn mcp_definition() -> Value {
 }
 
 /// Runs one recipe call; `None` once `cancelled()` turned true.
-pub fn call(
+pub(crate) fn call(
     args: &Map<String, Value>,
     timeout: Duration,
     cancelled: &dyn Fn() -> bool,

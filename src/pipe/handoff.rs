@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 /// A value between two steps.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Payload {
+pub(crate) enum Payload {
     Text(String),
     Bytes(Vec<u8>),
     /// A structured field (`from: "payload"` of jwt-decoder).
@@ -22,7 +22,7 @@ pub enum Payload {
 
 impl Payload {
     /// Its size in bytes as metadata reports it: text and bytes by length, JSON compact.
-    pub fn byte_len(&self) -> u64 {
+    pub(crate) fn byte_len(&self) -> u64 {
         match self {
             Payload::Text(t) => t.len() as u64,
             Payload::Bytes(b) => b.len() as u64,
@@ -45,7 +45,7 @@ const ENCODING_PARAMS: &[&str] = &["inputEncoding", "inputFormat", "encoding"];
 
 /// The value at `from` (`a.b` for a nested field) in a step's `data`. An installed program's
 /// result has no `output`: the default hands on its `stdout`.
-pub fn take(data: &Value, from: &str) -> Result<Payload, ToolError> {
+pub(crate) fn take(data: &Value, from: &str) -> Result<Payload, ToolError> {
     let from = if from == super::recipe::DEFAULT_FROM
         && data.get("output").is_none()
         && data.get("stdout").is_some()
@@ -87,7 +87,7 @@ fn encode(bytes: &[u8]) -> String {
 
 /// Puts `payload` into parameter `into` of `args` for tool `def`, in the form that parameter
 /// takes. `args` holds the step's fixed parameters (an encoding option may be set here).
-pub fn deliver(
+pub(crate) fn deliver(
     payload: Payload,
     def: &ToolDefinition,
     into: &str,

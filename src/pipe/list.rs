@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 /// The recipes runnable by name: saved ones (in the tool roots), then bundled ones a saved
 /// recipe of the same name does not shadow; each with its source, steps and command.
-pub fn list() -> Value {
+pub(crate) fn list() -> Value {
     let scan = crate::cmp::registry::scan(&crate::paths::all_roots());
     let mut saved = Vec::new();
     for tool in &scan.tools {

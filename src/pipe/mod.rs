@@ -3,17 +3,17 @@
 //! handed on as text, bytes or JSON (`handoff`). The same recipe shape serves the command line,
 //! MCP and HTTP (`schema`); saved recipes are CMP folders (`saved`, `save`).
 
-pub mod bundled;
-pub mod call;
-pub mod handoff;
-pub mod list;
-pub mod parse;
-pub mod plan;
-pub mod recipe;
-pub mod run;
-pub mod save;
-pub mod saved;
-pub mod schema;
-pub mod stream;
+pub(crate) mod bundled;
+pub(crate) mod call;
+pub(crate) mod handoff;
+pub(crate) mod list;
+pub(crate) mod parse;
+pub(crate) mod plan;
+pub(crate) mod recipe;
+pub(crate) mod run;
+pub(crate) mod save;
+pub(crate) mod saved;
+pub(crate) mod schema;
+pub(crate) mod stream;
 
-pub use recipe::{Recipe, Step};
+pub(crate) use recipe::{Recipe, Step};

@@ -9,7 +9,7 @@ use super::recipe::{Recipe, Step};
 use crate::ctp::ToolError;
 use serde_json::{Map, Value};
 
-pub fn short_form(text: &str) -> Result<Recipe, ToolError> {
+pub(crate) fn short_form(text: &str) -> Result<Recipe, ToolError> {
     let mut steps = Vec::new();
     for (i, segment) in split_steps(text)?.iter().enumerate() {
         steps.push(step(segment, i + 1)?);

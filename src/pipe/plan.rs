@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 /// What the caller allows and what the run touches, for the policy decision of each step.
 #[derive(Debug, Clone, Default)]
-pub struct Options {
+pub(crate) struct Options {
     pub allow_adapters: bool,
     pub yes: bool,
     pub interactive: bool,
@@ -25,12 +25,12 @@ pub struct Options {
 }
 
 #[derive(Debug, Clone)]
-pub struct Plan {
+pub(crate) struct Plan {
     pub steps: Vec<Planned>,
 }
 
 #[derive(Debug, Clone)]
-pub struct Planned {
+pub(crate) struct Planned {
     /// Where the step sits: `3`, or `2.1` for the first step of the saved recipe at step 2.
     pub label: String,
     /// The top-level step it belongs to (1-based).
@@ -50,21 +50,14 @@ pub struct Planned {
 }
 
 #[derive(Debug, Clone)]
-pub enum Kind {
+pub(crate) enum Kind {
     Builtin(Box<ToolDefinition>),
     Installed(Box<Target>),
 }
 
-impl Planned {
-    /// How errors name the step: `step 3 (json-formatter)`.
-    pub fn name(&self) -> String {
-        format!("step {} ({})", self.label, self.tool)
-    }
-}
-
 /// The failure of a step: its message prefixed with the step, its data extended with
 /// `failedStep` and `tool` so a program can tell which one.
-pub fn step_error(label: &str, top: usize, tool: &str, e: ToolError) -> ToolError {
+pub(crate) fn step_error(label: &str, top: usize, tool: &str, e: ToolError) -> ToolError {
     let mut data = match e.data {
         Some(Value::Object(map)) => map,
         Some(other) => Map::from_iter([("detail".to_string(), other)]),
@@ -80,12 +73,16 @@ pub fn step_error(label: &str, top: usize, tool: &str, e: ToolError) -> ToolErro
 }
 
 /// Checks `recipe` whole and returns what to run, or the first problem with the step named.
-pub fn plan(recipe: &Recipe, options: &Options) -> Result<Plan, ToolError> {
+pub(crate) fn plan(recipe: &Recipe, options: &Options) -> Result<Plan, ToolError> {
     plan_as(recipe, options, None)
 }
 
 /// [`plan`] for a recipe about to be saved as `name`: a step reaching `name` is a cycle.
-pub fn plan_as(recipe: &Recipe, options: &Options, name: Option<&str>) -> Result<Plan, ToolError> {
+pub(crate) fn plan_as(
+    recipe: &Recipe,
+    options: &Options,
+    name: Option<&str>,
+) -> Result<Plan, ToolError> {
     let mut steps = Vec::new();
     let mut stack: Vec<String> = name.map(str::to_string).into_iter().collect();
     expand(recipe, options, "", None, &mut stack, &mut steps)?;
@@ -221,7 +218,7 @@ fn planned(step: &Step, label: String, top: usize, kind: Kind, into: Option<Stri
 /// The parameter a tool's input goes to unless a step says otherwise: `input` when the tool
 /// has one; else its first required parameter that takes text (text, textarea, json, file);
 /// else its first parameter that does. The rule is stated in SPEC.md ("Recipes").
-pub fn main_input(def: &ToolDefinition) -> Option<&str> {
+pub(crate) fn main_input(def: &ToolDefinition) -> Option<&str> {
     let takes_text = |k: ParamType| {
         matches!(
             k,
@@ -358,7 +355,7 @@ fn check_policy(
 
 /// How a recipe's steps obtain consent: at the terminal for `cmpx pipe`, given with `--yes`,
 /// otherwise (an MCP client, an HTTP request) not at all.
-pub fn ask(yes: bool, interactive: bool) -> crate::exec::authorize::Ask<'static> {
+pub(crate) fn ask(yes: bool, interactive: bool) -> crate::exec::authorize::Ask<'static> {
     use crate::exec::authorize::Ask;
     match (interactive, yes) {
         (true, yes) => Ask::Terminal { yes },

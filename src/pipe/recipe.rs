@@ -6,15 +6,15 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// The output field a step hands on unless it says otherwise.
-pub const DEFAULT_FROM: &str = "output";
+pub(crate) const DEFAULT_FROM: &str = "output";
 
 /// At most this many steps after saved recipes are expanded: a recipe is a short chain, and a
 /// bound keeps a runaway expansion from building a huge plan.
-pub const MAX_STEPS: usize = 64;
+pub(crate) const MAX_STEPS: usize = 64;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Recipe {
+pub(crate) struct Recipe {
     /// Optional one-line description (saved recipes use it as their summary).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
@@ -27,14 +27,14 @@ pub struct Recipe {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Example {
+pub(crate) struct Example {
     pub input: String,
     pub output: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Step {
+pub(crate) struct Step {
     /// A catalogue tool id, a saved recipe's name, or (with --allow-adapters) an installed tool.
     pub tool: String,
     #[serde(default, skip_serializing_if = "Map::is_empty")]
@@ -49,14 +49,14 @@ pub struct Step {
 
 impl Recipe {
     /// Reads a recipe from JSON text; `what` names where it came from in errors.
-    pub fn from_json(text: &str, what: &str) -> Result<Recipe, ToolError> {
+    pub(crate) fn from_json(text: &str, what: &str) -> Result<Recipe, ToolError> {
         let value: Value = serde_json::from_str(text)
             .map_err(|e| ToolError::invalid(format!("{what} is not valid JSON: {e}")))?;
         Recipe::from_value(value, what)
     }
 
     /// A recipe from a JSON value: `{"steps": [...]}`, or a bare array of steps.
-    pub fn from_value(value: Value, what: &str) -> Result<Recipe, ToolError> {
+    pub(crate) fn from_value(value: Value, what: &str) -> Result<Recipe, ToolError> {
         let value = match value {
             Value::Array(steps) => serde_json::json!({ "steps": steps }),
             other => other,
@@ -74,7 +74,7 @@ impl Recipe {
         Ok(recipe)
     }
 
-    pub fn to_json_pretty(&self) -> String {
+    pub(crate) fn to_json_pretty(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
 }

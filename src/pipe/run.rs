@@ -10,9 +10,9 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// The recipe format's version, reported as `metadata.toolVersion` of a recipe's result.
-pub const VERSION: &str = "1.0.0";
+pub(crate) const VERSION: &str = "1.0.0";
 
-pub struct Run<'a> {
+pub(crate) struct Run<'a> {
     /// The recipe's input; `None` runs the first step on its own parameters.
     pub input: Option<Payload>,
     /// Where the last step's `output` goes (`--output-file`).
@@ -26,7 +26,7 @@ pub struct Run<'a> {
 }
 
 /// Runs `plan`; `None` when `cancelled()` turned true.
-pub fn run(plan: &Plan, mut run: Run) -> Option<ToolResult> {
+pub(crate) fn run(plan: &Plan, mut run: Run) -> Option<ToolResult> {
     let started = Instant::now();
     let input_size = run.input.as_ref().map_or(0, Payload::byte_len);
     let mut payload = run.input.take();

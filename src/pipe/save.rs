@@ -11,11 +11,11 @@ use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
 /// The domain saved recipes are listed under.
-pub const DOMAIN: &str = "recipes";
+pub(crate) const DOMAIN: &str = "recipes";
 
 /// Writes recipe `recipe` as the saved recipe `name`; returns its folder. An existing folder
 /// of that name is replaced only when it is itself a saved recipe.
-pub fn save(name: &str, recipe: &Recipe) -> Result<PathBuf, Error> {
+pub(crate) fn save(name: &str, recipe: &Recipe) -> Result<PathBuf, Error> {
     if !crate::cmp::manifest::is_safe_name(name) {
         return Err(Error::Usage(format!(
             "--save {}: a recipe name is letters, digits, '.', '_' and '-', starting with a letter or digit",
@@ -80,7 +80,7 @@ fn stage(root: &Path, name: &str, recipe: &Recipe) -> Result<PathBuf, Error> {
 
 /// The manifest and the capability of a saved recipe. The command names the recipe rather than
 /// a path to its file, so a copy of the folder in any root still runs.
-pub fn documents(name: &str, recipe: &Recipe) -> (Value, Value) {
+pub(crate) fn documents(name: &str, recipe: &Recipe) -> (Value, Value) {
     let chain: Vec<&str> = recipe.steps.iter().map(|s| s.tool.as_str()).collect();
     let summary = recipe
         .description

@@ -6,18 +6,18 @@ use crate::ctp::ToolError;
 use std::path::PathBuf;
 
 /// The recipe file inside a saved recipe's `cmp/` folder.
-pub const FILE: &str = "recipe.json";
+pub(crate) const FILE: &str = "recipe.json";
 
 /// A saved recipe found among the installed tools.
 #[derive(Debug, Clone)]
-pub struct Saved {
+pub(crate) struct Saved {
     pub name: String,
     pub dir: PathBuf,
     pub recipe: Recipe,
 }
 
 /// The saved recipe called `name` in the tool roots, if one is installed.
-pub fn find(name: &str) -> Result<Option<Saved>, ToolError> {
+pub(crate) fn find(name: &str) -> Result<Option<Saved>, ToolError> {
     let scan = crate::cmp::registry::scan(&crate::paths::all_roots());
     let Some(installed) = scan.find(name) else {
         return Ok(super::bundled::get(name).map(|recipe| Saved {

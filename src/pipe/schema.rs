@@ -4,8 +4,10 @@
 
 use serde_json::{Value, json};
 
-/// The schema of a recipe document (`--recipe FILE`, `recipe.json` of a saved recipe).
-pub fn recipe() -> Value {
+/// The schema of a recipe document (`--recipe FILE`, `recipe.json` of a saved recipe); the
+/// tests hold the serde types and the bundled recipes to it.
+#[cfg(test)]
+pub(crate) fn recipe() -> Value {
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "cmpx recipe",
@@ -18,7 +20,7 @@ pub fn recipe() -> Value {
 
 /// The arguments of a recipe call: the recipe's fields, or `recipe` naming a saved or bundled
 /// recipe, plus `input`.
-pub fn call() -> Value {
+pub(crate) fn call() -> Value {
     let mut properties = recipe_properties();
     properties["recipe"] = json!({
         "type": "string",

@@ -20,7 +20,7 @@ const PIECE: usize = 1 << 16;
 
 /// One step the fast path can run.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Transform {
+pub(crate) enum Transform {
     Base64Decode,
     /// gzip (multi-member, as the tool reads it), zlib or raw deflate.
     Inflate(&'static str),
@@ -28,7 +28,7 @@ pub enum Transform {
 
 /// The transforms of `plan`, when every step is one the fast path runs exactly as the tool
 /// does; `None` sends the recipe down the ordinary path.
-pub fn transforms(plan: &Plan) -> Option<Vec<Transform>> {
+pub(crate) fn transforms(plan: &Plan) -> Option<Vec<Transform>> {
     let chain: Option<Vec<Transform>> = plan
         .steps
         .iter()
@@ -207,7 +207,7 @@ impl Read for Inflate {
 
 /// Runs the chain from `input` into a new file at `output`; the result has the ordinary
 /// path's shape (`data.steps`, `data.outputFile`) plus `data.streamed: true`.
-pub fn run(
+pub(crate) fn run(
     plan: &Plan,
     chain: &[Transform],
     input: &Path,

@@ -5,13 +5,13 @@
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-pub const FILE_NAME: &str = "policy.toml";
+pub(crate) const FILE_NAME: &str = "policy.toml";
 
 /// One rule: the capability (`fs:write`, or a whole family as `fs:*`), and optionally the
 /// tool it is limited to and, for `fs:*`, the path prefix.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Rule {
+pub(crate) struct Rule {
     pub capability: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool: Option<String>,
@@ -21,7 +21,7 @@ pub struct Rule {
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Policy {
+pub(crate) struct Policy {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub grant: Vec<Rule>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -29,20 +29,20 @@ pub struct Policy {
 }
 
 /// Where the policy lives, or `None` without a home directory.
-pub fn location() -> Option<PathBuf> {
+pub(crate) fn location() -> Option<PathBuf> {
     crate::paths::cmp_home().map(|h| h.join(FILE_NAME))
 }
 
 /// The policy; an absent file is the empty policy. A file that cannot be read or parsed is an
 /// error naming it: callers refuse to run rather than guess what the user meant.
-pub fn load() -> Result<Policy, String> {
+pub(crate) fn load() -> Result<Policy, String> {
     let Some(path) = location() else {
         return Ok(Policy::default());
     };
     load_from(&path)
 }
 
-pub fn load_from(path: &Path) -> Result<Policy, String> {
+pub(crate) fn load_from(path: &Path) -> Result<Policy, String> {
     let bytes =
         match crate::cmp::read::read_optional(path, 1 << 20, crate::cmp::read::Links::Follow) {
             Ok(Some(b)) => b,
@@ -98,7 +98,7 @@ fn absent(path: &Path) -> Result<Policy, String> {
 
 /// What is wrong with a rule, each problem in words: a rule that can never match anything
 /// (a misspelt capability, a relative path) would otherwise be kept and silently do nothing.
-pub fn problems(rule: &Rule) -> Vec<String> {
+pub(crate) fn problems(rule: &Rule) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(why) = crate::capability::rule_problem(&rule.capability) {
         out.push(why);
@@ -130,7 +130,7 @@ pub fn problems(rule: &Rule) -> Vec<String> {
 }
 
 /// `~` and `~/…` under the home directory; anything else as written.
-pub fn expand_home(path: &Path) -> PathBuf {
+pub(crate) fn expand_home(path: &Path) -> PathBuf {
     let text = path.to_string_lossy();
     let rest = match text.as_ref() {
         "~" => "",
@@ -147,7 +147,7 @@ pub fn expand_home(path: &Path) -> PathBuf {
 
 /// Writes the policy whole: a temporary file beside it, renamed into place, so a reader (or a
 /// killed writer) sees the old policy or the new one, never part of one.
-pub fn save(path: &Path, policy: &Policy) -> Result<(), crate::error::Error> {
+pub(crate) fn save(path: &Path, policy: &Policy) -> Result<(), crate::error::Error> {
     let text = toml::to_string(policy)
         .map_err(|e| crate::error::Error::Usage(format!("cannot write the policy as TOML: {e}")))?;
     let header =

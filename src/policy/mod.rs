@@ -2,8 +2,8 @@
 //! ([`capability`]), the policy file under CMP_HOME ([`file`]), and the one decision every
 //! front end (command line, MCP, HTTP, BTCP) asks before anything runs ([`decide`]).
 
-pub use crate::capability;
-pub mod file;
+pub(crate) use crate::capability;
+pub(crate) mod file;
 
 use capability::Risk;
 use file::{Policy, Rule};
@@ -11,7 +11,7 @@ use std::path::{Component, Path, PathBuf};
 
 /// One capability a run needs, with the paths it touches (fs:* only; empty when unknown).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Need {
+pub(crate) struct Need {
     pub capability: String,
     pub paths: Vec<PathBuf>,
     /// The person already named this exact thing on the command line (`--output-file`), so
@@ -20,7 +20,7 @@ pub struct Need {
 }
 
 impl Need {
-    pub fn new(capability: &str) -> Need {
+    pub(crate) fn new(capability: &str) -> Need {
         Need {
             capability: capability.to_string(),
             paths: Vec::new(),
@@ -31,7 +31,7 @@ impl Need {
 
 /// What the policy says about a run.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// Everything needed is granted (or low risk): run without asking.
     Granted,
     /// Neither granted nor denied: run only with consent (`--yes`, a typed y, the MCP
@@ -43,7 +43,7 @@ pub enum Verdict {
 }
 
 /// The decision for `tool` needing `needs`, under the user's policy file.
-pub fn check(tool: &str, needs: &[Need]) -> Verdict {
+pub(crate) fn check(tool: &str, needs: &[Need]) -> Verdict {
     match file::load() {
         Ok(policy) => decide(&policy, tool, needs),
         // A broken policy must not widen anything: nothing runs until it is fixed.
@@ -54,7 +54,7 @@ pub fn check(tool: &str, needs: &[Need]) -> Verdict {
 /// The decision under `policy`: a deny anywhere wins; otherwise anything neither granted nor
 /// low risk asks. Among rules that match one need, the most specific decides (a tool's rule
 /// over a global one, a longer path over a shorter one, a deny over a grant).
-pub fn decide(policy: &Policy, tool: &str, needs: &[Need]) -> Verdict {
+pub(crate) fn decide(policy: &Policy, tool: &str, needs: &[Need]) -> Verdict {
     let mut ask = Vec::new();
     for need in needs {
         let mut best: Option<((bool, usize, bool), &Rule)> = None;
@@ -102,7 +102,7 @@ fn location_hint() -> String {
 }
 
 /// A rule in words: `deny fs:delete for tool files under /etc`.
-pub fn describe(rule: &Rule) -> String {
+pub(crate) fn describe(rule: &Rule) -> String {
     let mut s = rule.capability.clone();
     if let Some(t) = &rule.tool {
         s.push_str(&format!(" for tool {t}"));
@@ -157,7 +157,7 @@ fn under(path: &Path, prefix: &Path) -> bool {
 /// (a link into /etc counts as /etc). The longest existing prefix of the path as written is
 /// resolved by the system (so `link/..` goes where the system would go), and what does not
 /// exist yet is appended with `.` and `..` applied to it.
-pub fn normalise(path: &Path) -> PathBuf {
+pub(crate) fn normalise(path: &Path) -> PathBuf {
     let absolute = if path.is_absolute() {
         path.to_path_buf()
     } else {
@@ -193,7 +193,7 @@ fn append_clean(mut out: PathBuf, rest: &[Component]) -> PathBuf {
 /// value, each read as a path the program may touch: relative ones against that directory,
 /// `~` against the home directory. A value that is no path costs nothing: it lies under the
 /// working directory, which is listed anyway.
-pub fn intent_needs(
+pub(crate) fn intent_needs(
     intent: &crate::cmp::Intent,
     args: &serde_json::Map<String, serde_json::Value>,
 ) -> Vec<Need> {
@@ -238,7 +238,7 @@ pub fn intent_needs(
 
 /// A catalogue tool's run: what the tool declares, plus the command line's own file access
 /// (`@path` reads are fs:read of that file; `--output-file` is fs:write, named by the person).
-pub fn builtin_needs(id: &str, reads: &[PathBuf], output: Option<&Path>) -> Vec<Need> {
+pub(crate) fn builtin_needs(id: &str, reads: &[PathBuf], output: Option<&Path>) -> Vec<Need> {
     let mut needs: Vec<Need> = capability::of_catalogue_tool(id)
         .into_iter()
         .map(Need::new)

@@ -15,12 +15,12 @@ use rustc_hash::FxHashMap;
 
 /// Weight of the tool's fit against the word score: chosen on the cross-validated train split
 /// (top-1 93.8% at 0.1, 94.0% at 0.15, 94.2% at 0.2, 94.0% at 0.25 and 0.3, 93.5% at 0.5).
-pub const WEIGHT: f64 = 0.2;
+pub(super) const WEIGHT: f64 = 0.2;
 
 /// Adds each candidate tool's fit to its entries' scores (scaled back into 0..1) and sorts by
 /// the result; the fits, by tool, for the features dump. Only the candidates shown are given,
 /// so only their tools' fits are computed.
-pub fn rerank(index: &Index, q: &Query, scored: &mut [Scored]) -> FxHashMap<u32, f64> {
+pub(super) fn rerank(index: &Index, q: &Query, scored: &mut [Scored]) -> FxHashMap<u32, f64> {
     let request = request_vector(index, q);
     if request.is_empty() {
         return FxHashMap::default();

@@ -329,7 +329,7 @@ fn direction(index: &Index, e: &Entry, marks: &Marks) -> f64 {
 /// other modes (on telling words, else on its own score), that mode takes the general
 /// intent's place (and score). Modes that tie leave the general intent, which asks for the
 /// choice as a parameter. `None` for a first candidate that is not a tool's general intent.
-pub fn prefer_named(index: &Index, scored: &mut [Scored], q: &Query) -> Option<Choice> {
+pub(super) fn prefer_named(index: &Index, scored: &mut [Scored], q: &Query) -> Option<Choice> {
     let first = scored.first()?;
     let tool = index.entries[first.entry].tool;
     if !index.tools[tool as usize].modes {
@@ -466,7 +466,7 @@ fn promote(scored: &mut [Scored], at: usize, lead: f64) -> Choice {
 
 /// What `prefer_named` decided for a tool with modes.
 #[derive(Debug, Clone, Copy)]
-pub enum Choice {
+pub(super) enum Choice {
     /// A mode stands in for the general intent, leading the next mode by `lead` telling weight.
     Named { lead: f64 },
     /// The general intent stays; `telling` is the most any mode gets from words the general
@@ -478,7 +478,7 @@ impl Choice {
     /// How clearly the first candidate's mode is the one meant: 0.5 when there is no mode to
     /// get wrong, the lead when a mode was named, negative when the request has words that
     /// point at some modes but none of them clearly.
-    pub fn gap(choice: Option<Choice>) -> f64 {
+    pub(super) fn gap(choice: Option<Choice>) -> f64 {
         match choice {
             None => 0.5,
             Some(Choice::Named { lead }) => lead,

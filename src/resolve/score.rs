@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, OnceLock};
 
 /// Tunable weights, kept together so the accuracy benchmark can report what it measured.
-pub struct Weights {
+pub(super) struct Weights {
     /// Weight of a query word no installed tool mentions, relative to the rarest known term.
     pub unknown: f64,
     /// Credit for a typo match (Damerau-Levenshtein) relative to an exact one.
@@ -31,7 +31,7 @@ pub struct Weights {
     pub maker: f64,
 }
 
-pub const WEIGHTS: Weights = Weights {
+pub(super) const WEIGHTS: Weights = Weights {
     unknown: 1.0,
     fuzzy: 0.8,
     regex: 0.9,
@@ -209,7 +209,7 @@ fn typo_matches(index: &Index, t: &str, typed: &[String]) -> Vec<TermId> {
 }
 
 /// A term's rarity among `entries` installed intents, `df` of which mention it.
-pub fn idf(df: u32, entries: f64) -> f64 {
+pub(super) fn idf(df: u32, entries: f64) -> f64 {
     (1.0 + entries / (df.max(1) as f64)).ln()
 }
 
@@ -646,7 +646,7 @@ fn score_entry(e: &Entry, weak: &[TermId], q: &Prepared, raw: &str) -> (f64, f64
 
 /// One scored entry, with how many distinct request terms it accounts for.
 #[derive(Clone)]
-pub struct Scored {
+pub(super) struct Scored {
     pub entry: usize,
     pub score: f64,
     /// What the intent's own patterns earned, before the tool's name and summary.
@@ -710,7 +710,7 @@ fn mentions(e: &Entry, weak: &[TermId], id: TermId) -> bool {
 /// The scores of every entry sharing a term with the query (or holding a `re:` pattern), how
 /// many request terms no installed tool mentions, and the request's terms with their typos
 /// corrected (see `Prepared::typed`).
-pub fn score_all(index: &Index, query: &Query) -> (Vec<Scored>, usize, Vec<String>) {
+pub(super) fn score_all(index: &Index, query: &Query) -> (Vec<Scored>, usize, Vec<String>) {
     let ids = index.term_ids();
     let q = prepare(query, index, &ids);
     let unknown = q.terms.iter().filter(|t| t.matches.is_empty()).count();

@@ -44,7 +44,7 @@ fn shift(word: &str, k: u8) -> String {
 /// number of places each letter was moved forward: 13 for ROT13, 3 for Caesar's own). At
 /// least two words of three letters or more must read as common English under one shift,
 /// and half of the run's words, none of them English as written.
-pub fn find(text: &str) -> Option<(usize, usize, u8)> {
+pub(super) fn find(text: &str) -> Option<(usize, usize, u8)> {
     let mut words: Vec<(usize, usize, String)> = Vec::new();
     let mut start = None;
     for (i, c) in text.char_indices().chain([(text.len(), ' ')]) {

@@ -7,7 +7,7 @@ use axum::response::Response;
 use std::net::SocketAddr;
 use std::time::Instant;
 
-pub async fn log(request: Request, next: Next) -> Response {
+pub(super) async fn log(request: Request, next: Next) -> Response {
     let started = Instant::now();
     let method = request.method().clone();
     let path = crate::text::escape_control(&crate::text::preview(

@@ -22,7 +22,7 @@ fn invalid(message: String) -> Refusal {
     ))
 }
 
-pub fn too_large(max: u64) -> Refusal {
+pub(super) fn too_large(max: u64) -> Refusal {
     Box::new(guard::refuse(
         StatusCode::PAYLOAD_TOO_LARGE,
         ErrorCode::InvalidInput,
@@ -34,7 +34,7 @@ pub fn too_large(max: u64) -> Refusal {
 }
 
 /// The parameters of a POST, by its Content-Type.
-pub async fn from_body(
+pub(super) async fn from_body(
     def: &ToolDefinition,
     request: Request,
     max: u64,
@@ -92,7 +92,7 @@ pub async fn from_body(
 }
 
 /// The parameters of a GET, from its query string.
-pub fn from_query(query: Option<&str>) -> Result<Map<String, Value>, Refusal> {
+pub(super) fn from_query(query: Option<&str>) -> Result<Map<String, Value>, Refusal> {
     from_pairs(query.unwrap_or("").as_bytes())
 }
 

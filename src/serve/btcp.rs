@@ -171,7 +171,7 @@ fn welcome(id: &str) -> Value {
     )
 }
 
-pub async fn events(
+pub(super) async fn events(
     axum::extract::State(state): axum::extract::State<Arc<State>>,
     ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
     key: Option<Path<String>>,
@@ -223,7 +223,7 @@ pub(super) fn event_stream<K: Send + 'static>(
         .into_response()
 }
 
-pub async fn message(
+pub(super) async fn message(
     axum::extract::State(state): axum::extract::State<Arc<State>>,
     ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
     key: Option<Path<String>>,
@@ -287,7 +287,7 @@ pub async fn message(
 }
 
 /// `GET /btcp/ws`: the session opens before the upgrade, so a refusal is a plain HTTP status.
-pub async fn socket(
+pub(super) async fn socket(
     axum::extract::State(state): axum::extract::State<Arc<State>>,
     ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
     key: Option<Path<String>>,

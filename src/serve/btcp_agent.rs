@@ -97,7 +97,7 @@ impl Drop for Gone {
     }
 }
 
-pub async fn events(
+pub(super) async fn events(
     axum::extract::State(state): axum::extract::State<Arc<State>>,
     Path(key): Path<String>,
     Query(query): Query<HashMap<String, String>>,
@@ -149,7 +149,7 @@ async fn answer(state: &Arc<State>, session: String, msg: Value) -> Option<Value
         .flatten()
 }
 
-pub async fn message(
+pub(super) async fn message(
     axum::extract::State(state): axum::extract::State<Arc<State>>,
     Path(key): Path<String>,
     headers: HeaderMap,
@@ -188,7 +188,7 @@ pub async fn message(
     }
 }
 
-pub async fn socket(
+pub(super) async fn socket(
     axum::extract::State(state): axum::extract::State<Arc<State>>,
     Path(key): Path<String>,
     Query(query): Query<HashMap<String, String>>,

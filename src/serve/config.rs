@@ -6,17 +6,17 @@ use std::time::Duration;
 /// The port `cmpx serve` listens on unless told otherwise (and the one `cmpx discover` names).
 /// 7878 is unassigned by IANA and rarely taken by development servers (which favour 3000,
 /// 5000, 8000 and 8080).
-pub const DEFAULT_PORT: u16 = 7878;
+pub(crate) const DEFAULT_PORT: u16 = 7878;
 
 /// Rate limit per client address: a token bucket refilled at `per_second`, holding `burst`.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Rate {
+pub(crate) struct Rate {
     pub per_second: f64,
     pub burst: f64,
 }
 
 #[derive(Debug, Clone)]
-pub struct Config {
+pub(crate) struct Config {
     pub bind: IpAddr,
     pub port: u16,
     /// Required as `Authorization: Bearer …` on every request when set.
@@ -41,7 +41,7 @@ pub struct Config {
 
 impl Config {
     /// Checks what flags cannot: a non-loopback address needs a token.
-    pub fn check(self) -> Result<Config, String> {
+    pub(crate) fn check(self) -> Result<Config, String> {
         if !self.bind.is_loopback() && self.token.is_none() {
             return Err(format!(
                 "refusing to listen on {} without a token: anyone who can reach it could run tools; set --token <secret> (or CMPX_TOKEN) and send 'Authorization: Bearer <secret>', or bind 127.0.0.1",
@@ -75,7 +75,7 @@ impl Config {
     }
 
     /// One phrase for the startup line.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let auth = if self.token.is_some() {
             "bearer token required"
         } else {
@@ -90,7 +90,7 @@ impl Config {
 }
 
 /// `--rate-limit`: `N` (per second, burst 2N), `N/B`, or `0` for none.
-pub fn parse_rate(raw: &str) -> Result<Option<Rate>, String> {
+pub(crate) fn parse_rate(raw: &str) -> Result<Option<Rate>, String> {
     let (rate, burst) = match raw.split_once('/') {
         Some((r, b)) => (r, Some(b)),
         None => (raw, None),

@@ -60,35 +60,35 @@ fn document(content_type: &'static str, text: Arc<str>) -> Response {
 const JSON: &str = "application/json";
 const TEXT: &str = "text/plain; charset=utf-8";
 
-pub async fn ctp_manifest(state: Shared, headers: HeaderMap) -> Response {
+pub(super) async fn ctp_manifest(state: Shared, headers: HeaderMap) -> Response {
     document(JSON, render(&state, &headers, Format::CtpManifest))
 }
 
-pub async fn ai_plugin(state: Shared, headers: HeaderMap) -> Response {
+pub(super) async fn ai_plugin(state: Shared, headers: HeaderMap) -> Response {
     document(JSON, render(&state, &headers, Format::AiPlugin))
 }
 
-pub async fn openapi(state: Shared, headers: HeaderMap) -> Response {
+pub(super) async fn openapi(state: Shared, headers: HeaderMap) -> Response {
     document(
         "application/yaml; charset=utf-8",
         render(&state, &headers, Format::OpenApi),
     )
 }
 
-pub async fn ai_tools(state: Shared, headers: HeaderMap) -> Response {
+pub(super) async fn ai_tools(state: Shared, headers: HeaderMap) -> Response {
     document(JSON, render(&state, &headers, Format::AiTools))
 }
 
-pub async fn llms_txt(state: Shared, headers: HeaderMap) -> Response {
+pub(super) async fn llms_txt(state: Shared, headers: HeaderMap) -> Response {
     document(TEXT, render(&state, &headers, Format::LlmsTxt))
 }
 
-pub async fn llms_full_txt(state: Shared, headers: HeaderMap) -> Response {
+pub(super) async fn llms_full_txt(state: Shared, headers: HeaderMap) -> Response {
     document(TEXT, render(&state, &headers, Format::LlmsFullTxt))
 }
 
 /// `/docs/<id>.md`: a tool's specification, as `cmpx doc <id>` prints it.
-pub async fn tool_doc(Path(file): Path<String>) -> Response {
+pub(super) async fn tool_doc(Path(file): Path<String>) -> Response {
     let Some(def) = file.strip_suffix(".md").and_then(crate::catalogue::get) else {
         let id = file.strip_suffix(".md").unwrap_or(&file);
         return guard::result_response(
@@ -103,7 +103,7 @@ pub async fn tool_doc(Path(file): Path<String>) -> Response {
 }
 
 /// `/`: what this server offers and where.
-pub async fn index(state: Shared, headers: HeaderMap) -> Response {
+pub(super) async fn index(state: Shared, headers: HeaderMap) -> Response {
     let opts = options(&state, &headers);
     let body = json!({
         "name": crate::discovery::SERVICE_NAME,
@@ -129,7 +129,7 @@ pub async fn index(state: Shared, headers: HeaderMap) -> Response {
         .into_response()
 }
 
-pub async fn not_found(uri: axum::http::Uri) -> Response {
+pub(super) async fn not_found(uri: axum::http::Uri) -> Response {
     guard::refuse(
         StatusCode::NOT_FOUND,
         crate::ctp::ErrorCode::NotFound,

@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use crate::ctp::{ErrorCode, ToolError, ToolResult};
 
-pub async fn check(
+pub(super) async fn check(
     axum::extract::State(state): axum::extract::State<Arc<State>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     request: Request,
@@ -26,7 +26,7 @@ pub async fn check(
 }
 
 /// A refusal: the response to send instead of running the route (boxed, it is large).
-pub type Refusal = Box<Response>;
+pub(super) type Refusal = Box<Response>;
 
 fn admit(
     state: &State,
@@ -113,12 +113,12 @@ fn bearer(value: &str) -> Option<&str> {
 }
 
 /// A ToolResult error with `status`.
-pub fn refuse(status: StatusCode, code: ErrorCode, message: String) -> Response {
+pub(super) fn refuse(status: StatusCode, code: ErrorCode, message: String) -> Response {
     result_response(status, &ToolResult::from(ToolError::new(code, message)))
 }
 
 /// A ToolResult as a JSON response.
-pub fn result_response(status: StatusCode, result: &ToolResult) -> Response {
+pub(super) fn result_response(status: StatusCode, result: &ToolResult) -> Response {
     let redacted;
     let result = match result.error.as_deref().map(crate::paths::redact_home) {
         Some(std::borrow::Cow::Owned(error)) => {

@@ -19,19 +19,19 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use crate::ctp::ErrorCode;
 
 /// How long a whole request body may take to arrive.
-pub const BODY_DEADLINE: Duration = Duration::from_secs(60);
+pub(super) const BODY_DEADLINE: Duration = Duration::from_secs(60);
 /// How long a body waits for room in the budget before the request is turned away (503).
 const BUDGET_WAIT: Duration = Duration::from_secs(10);
 
 /// The bytes of request bodies the server holds at once, in KiB permits.
-pub struct Budget {
+pub(super) struct Budget {
     kib: Arc<Semaphore>,
     total_kib: u64,
 }
 
 impl Budget {
     /// Room for `slots` bodies of `max_body` bytes each.
-    pub fn new(slots: usize, max_body: u64) -> Budget {
+    pub(super) fn new(slots: usize, max_body: u64) -> Budget {
         let total_kib = (slots as u64)
             .saturating_mul(max_body.div_ceil(1024))
             .clamp(1, u64::from(u32::MAX).min(Semaphore::MAX_PERMITS as u64));
@@ -41,12 +41,12 @@ impl Budget {
         }
     }
 
-    pub fn total_bytes(&self) -> u64 {
+    pub(super) fn total_bytes(&self) -> u64 {
         self.total_kib * 1024
     }
 }
 
-pub async fn read_whole(
+pub(super) async fn read_whole(
     axum::extract::State(state): axum::extract::State<Arc<State>>,
     request: Request,
     next: Next,

@@ -21,20 +21,20 @@ use tokio::task::JoinSet;
 
 /// How long a client may take to send a request's headers (the first request's, and each
 /// next one's on a kept-alive connection once it has started).
-pub const HEADER_READ: Duration = Duration::from_secs(10);
+pub(super) const HEADER_READ: Duration = Duration::from_secs(10);
 /// A connection with no request in flight for this long is closed.
-pub const IDLE: Duration = Duration::from_secs(30);
+pub(super) const IDLE: Duration = Duration::from_secs(30);
 /// Largest request head (start line and headers).
 const MAX_HEADER_BYTES: usize = 64 << 10;
 /// Connections one client address may hold at once.
-pub const PER_CLIENT: usize = 256;
+pub(super) const PER_CLIENT: usize = 256;
 /// Connections in all, at most; less when the descriptor limit is lower (see [`total_cap`]).
 const TOTAL: usize = 4096;
 /// Descriptors kept free for what calls open (worker pipes, files, the policy).
 const RESERVED_FDS: u64 = 256;
 /// After SIGINT/SIGTERM, how long requests in flight may take to finish before their
 /// connections are cut (and the calls they started cancelled).
-pub const DRAIN: Duration = Duration::from_secs(10);
+pub(super) const DRAIN: Duration = Duration::from_secs(10);
 
 /// One open connection, as the caps and the idle sweep see it.
 struct Conn {
@@ -170,7 +170,7 @@ fn raise_fd_limit() -> u64 {
 }
 
 /// Serves `app` on `listener` until `shutdown` resolves; then drains as the module says.
-pub async fn serve(
+pub(super) async fn serve(
     listener: TcpListener,
     app: Router,
     shutdown: impl std::future::Future<Output = ()>,

@@ -36,7 +36,7 @@ const ANSWER_LIMIT: Duration = Duration::from_secs(200);
 /// Names the BTCP session whose browser tools a request may see and call.
 const BTCP_HEADER: &str = "btcp-session";
 
-pub struct Sessions {
+pub(super) struct Sessions {
     /// Whether installed tools (adapters, third-party folders) are offered beside the catalogue.
     adapters: bool,
     /// Calls an engine runs at once: the server's bound, which the run slots enforce.
@@ -116,7 +116,7 @@ fn new_engine(adapters: bool, max_calls: usize, link: Option<crate::btcp::Link>)
 }
 
 impl Sessions {
-    pub fn new(adapters: bool, max_calls: usize, hub: Arc<crate::btcp::Hub>) -> Sessions {
+    pub(super) fn new(adapters: bool, max_calls: usize, hub: Arc<crate::btcp::Hub>) -> Sessions {
         Sessions {
             adapters,
             max_calls,
@@ -270,7 +270,7 @@ fn client_of(state: &State, peer: std::net::SocketAddr, headers: &HeaderMap) -> 
     }
 }
 
-pub async fn post(
+pub(super) async fn post(
     axum::extract::State(state): axum::extract::State<Arc<State>>,
     axum::extract::ConnectInfo(peer): axum::extract::ConnectInfo<std::net::SocketAddr>,
     headers: HeaderMap,
@@ -655,7 +655,7 @@ async fn answer(state: &State, engine: Arc<Engine>, ex: Exchange) -> Response {
 
 /// `GET /mcp`: 405, except for an MCP session linked to a BTCP session, which gets a stream of
 /// `notifications/tools/list_changed` as its browser tools come and go.
-pub async fn get(
+pub(super) async fn get(
     axum::extract::State(state): axum::extract::State<Arc<State>>,
     headers: HeaderMap,
 ) -> Response {
@@ -692,7 +692,7 @@ pub async fn get(
         .into_response()
 }
 
-pub async fn delete(
+pub(super) async fn delete(
     axum::extract::State(state): axum::extract::State<Arc<State>>,
     headers: HeaderMap,
 ) -> Response {

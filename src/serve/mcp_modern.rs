@@ -9,19 +9,19 @@ use base64::Engine as _;
 use serde_json::{Map, Value, json};
 
 /// The headers are missing, malformed, or disagree with the body.
-pub const HEADER_MISMATCH: i64 = -32020;
+pub(super) const HEADER_MISMATCH: i64 = -32020;
 /// The client did not declare a capability the request needs.
 const MISSING_CLIENT_CAPABILITY: i64 = -32021;
-pub use crate::jsonrpc::UNSUPPORTED_PROTOCOL_VERSION;
+pub(super) use crate::jsonrpc::UNSUPPORTED_PROTOCOL_VERSION;
 
-pub const VERSION_HEADER: &str = "mcp-protocol-version";
+pub(super) const VERSION_HEADER: &str = "mcp-protocol-version";
 const METHOD_HEADER: &str = "mcp-method";
 const NAME_HEADER: &str = "mcp-name";
 const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 const META_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 
 /// Why a request is refused: its JSON-RPC code and message.
-pub struct Refusal {
+pub(super) struct Refusal {
     pub code: i64,
     pub message: String,
     pub data: Option<Value>,
@@ -36,7 +36,7 @@ impl Refusal {
         }
     }
 
-    pub fn body(&self, id: Value) -> Value {
+    pub(super) fn body(&self, id: Value) -> Value {
         let message = self.message.as_str();
         match &self.data {
             Some(data) => crate::jsonrpc::error_data(id, self.code, message, data.clone()),
@@ -53,7 +53,7 @@ fn supported() -> Vec<&'static str> {
 }
 
 /// The answer to a version cmpx does not speak, naming those it does.
-pub fn unsupported(requested: &str) -> Refusal {
+pub(super) fn unsupported(requested: &str) -> Refusal {
     Refusal {
         code: UNSUPPORTED_PROTOCOL_VERSION,
         message: "Unsupported protocol version".into(),
@@ -62,13 +62,13 @@ pub fn unsupported(requested: &str) -> Refusal {
 }
 
 /// The version a request's `_meta` names, if any.
-pub fn meta_version(params: &Map<String, Value>) -> Option<&str> {
+pub(super) fn meta_version(params: &Map<String, Value>) -> Option<&str> {
     params.get("_meta")?.get(META_VERSION)?.as_str()
 }
 
 /// A routing header sent more than once: readers taking the first or the last copy would
 /// disagree, so the request is refused.
-pub fn duplicated(headers: &HeaderMap) -> Option<Refusal> {
+pub(super) fn duplicated(headers: &HeaderMap) -> Option<Refusal> {
     [VERSION_HEADER, METHOD_HEADER, NAME_HEADER]
         .into_iter()
         .find(|name| headers.get_all(*name).iter().count() > 1)
@@ -84,7 +84,7 @@ pub fn duplicated(headers: &HeaderMap) -> Option<Refusal> {
 /// the protocol version and client capabilities (-32602); the headers equal the body
 /// (-32020), checked before the version so a client that contradicts itself is told so; the
 /// version is one cmpx speaks (-32022).
-pub fn check(
+pub(super) fn check(
     headers: &HeaderMap,
     method: &str,
     params: &Map<String, Value>,
@@ -172,7 +172,7 @@ fn decode_header_value(raw: &str) -> Option<String> {
 
 /// The HTTP status a 2026-07-28 JSON-RPC error is sent with: 404 for a method the server does
 /// not have, 400 for a request it will not take, 200 otherwise (an error from a method that ran).
-pub fn status_for(error_code: i64) -> StatusCode {
+pub(super) fn status_for(error_code: i64) -> StatusCode {
     match error_code {
         METHOD_NOT_FOUND => StatusCode::NOT_FOUND,
         PARSE_ERROR

@@ -21,7 +21,7 @@ mod routes;
 mod sockets;
 mod tools;
 
-pub use config::{Config, DEFAULT_PORT, parse_rate};
+pub(crate) use config::{Config, DEFAULT_PORT, parse_rate};
 
 use crate::log_sink;
 use std::net::SocketAddr;
@@ -35,7 +35,7 @@ const EXIT_GRACE: Duration = Duration::from_secs(3);
 const SOCKET_CLOSE: Duration = Duration::from_secs(2);
 
 /// Runs the server until SIGINT or SIGTERM; the exit code for the process.
-pub fn serve(config: Config) -> i32 {
+pub(crate) fn serve(config: Config) -> i32 {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("cmpx-serve")

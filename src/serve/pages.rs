@@ -17,9 +17,9 @@ type Shared = axum::extract::State<Arc<State>>;
 
 /// Marks a response that may be framed; responses without it get `X-Frame-Options: DENY`.
 #[derive(Clone, Copy)]
-pub struct Framable;
+pub(super) struct Framable;
 
-pub async fn frame_options(mut response: Response) -> Response {
+pub(super) async fn frame_options(mut response: Response) -> Response {
     if response.extensions().get::<Framable>().is_none() {
         response
             .headers_mut()
@@ -95,7 +95,7 @@ fn unknown(id: &str) -> Response {
 }
 
 /// `/`: the web UI for a browser (it asks for text/html), the JSON index for everyone else.
-pub async fn root(state: Shared, headers: HeaderMap) -> Response {
+pub(super) async fn root(state: Shared, headers: HeaderMap) -> Response {
     let wants_html = headers
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())
@@ -107,14 +107,14 @@ pub async fn root(state: Shared, headers: HeaderMap) -> Response {
     }
 }
 
-pub async fn tool(Path(id): Path<String>) -> Response {
+pub(super) async fn tool(Path(id): Path<String>) -> Response {
     match crate::catalogue::get(&id) {
         Some(def) => html(web::render(&def, Kind::Tool), None),
         None => unknown(&id),
     }
 }
 
-pub async fn embed(
+pub(super) async fn embed(
     state: Shared,
     headers: HeaderMap,
     Path(id): Path<String>,
@@ -151,11 +151,11 @@ pub async fn embed(
 }
 
 /// `/embed.js`, loaded by pages on other origins.
-pub async fn embed_js() -> Response {
+pub(super) async fn embed_js() -> Response {
     asset_response("embed.js").unwrap_or_else(|| unknown("embed.js"))
 }
 
-pub async fn asset(uri: axum::http::Uri, Path(name): Path<String>) -> Response {
+pub(super) async fn asset(uri: axum::http::Uri, Path(name): Path<String>) -> Response {
     match asset_response(&name) {
         Some(r) => r,
         None => documents::not_found(uri).await,
@@ -181,7 +181,7 @@ fn asset_response(name: &str) -> Option<Response> {
 }
 
 /// `/api/resolve?q=…&top=N`: catalogue tools for a request, best first.
-pub async fn resolve(Query(query): Query<HashMap<String, String>>) -> Response {
+pub(super) async fn resolve(Query(query): Query<HashMap<String, String>>) -> Response {
     let q = query.get("q").cloned().unwrap_or_default();
     let top = query
         .get("top")

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use crate::ctp::ErrorCode;
 
-pub async fn post(state: axum::extract::State<Arc<State>>, request: Request) -> Response {
+pub(super) async fn post(state: axum::extract::State<Arc<State>>, request: Request) -> Response {
     // serve::intake has read the body whole and refused one over the limit.
     let max = state.config.max_body;
     let bytes = match Bytes::from_request(request, &()).await {

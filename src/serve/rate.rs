@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 /// debt), so a flood of new addresses cannot grow the map without bound.
 const MAX_CLIENTS: usize = 10_000;
 
-pub struct Limiter {
+pub(super) struct Limiter {
     rate: Rate,
     buckets: Mutex<HashMap<IpAddr, Bucket>>,
 }
@@ -22,7 +22,7 @@ struct Bucket {
 }
 
 impl Limiter {
-    pub fn new(rate: Rate) -> Limiter {
+    pub(super) fn new(rate: Rate) -> Limiter {
         Limiter {
             rate,
             buckets: Mutex::new(HashMap::new()),
@@ -30,7 +30,7 @@ impl Limiter {
     }
 
     /// Takes one token for `client`; `Err(wait)` says how long until one is there.
-    pub fn take(&self, client: IpAddr, now: Instant) -> Result<(), Duration> {
+    pub(super) fn take(&self, client: IpAddr, now: Instant) -> Result<(), Duration> {
         let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
         if buckets.len() >= MAX_CLIENTS && !buckets.contains_key(&client) {
             self.forget_full(&mut buckets, now);

@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
 
-pub struct State {
+pub(super) struct State {
     pub config: Config,
     pub local: SocketAddr,
     pub limiter: Option<Limiter>,
@@ -32,7 +32,7 @@ pub struct State {
 }
 
 impl State {
-    pub fn new(config: Config, local: SocketAddr) -> State {
+    pub(super) fn new(config: Config, local: SocketAddr) -> State {
         let btcp = Arc::new(crate::btcp::Hub::default());
         State {
             limiter: config.rate.map(Limiter::new),
@@ -48,7 +48,7 @@ impl State {
     }
 
     /// A flag the caller's call watches; [`State::cancel_all`] sets it.
-    pub fn register_call(&self) -> Arc<AtomicBool> {
+    pub(super) fn register_call(&self) -> Arc<AtomicBool> {
         let flag = Arc::new(AtomicBool::new(false));
         let mut calls = self.calls.lock().unwrap_or_else(|p| p.into_inner());
         calls.retain(|w| w.strong_count() > 0);
@@ -56,7 +56,7 @@ impl State {
         flag
     }
 
-    pub fn cancel_all(&self) {
+    pub(super) fn cancel_all(&self) {
         let calls = self.calls.lock().unwrap_or_else(|p| p.into_inner());
         for flag in calls.iter().filter_map(std::sync::Weak::upgrade) {
             flag.store(true, Ordering::SeqCst);
@@ -65,7 +65,7 @@ impl State {
 
     /// Whether `host` (a Host header) names this server. Behind a token any name goes; a
     /// loopback server answers only to loopback names, or the --base-url host.
-    pub fn host_allowed(&self, host: &str) -> bool {
+    pub(super) fn host_allowed(&self, host: &str) -> bool {
         if self.config.token.is_some() {
             return true;
         }
@@ -92,7 +92,7 @@ impl State {
 
     /// Whether a page on `origin` may call: this server's own pages, the --base-url origin,
     /// and --allow-origin entries.
-    pub fn origin_allowed(&self, origin: &str, host: &str) -> bool {
+    pub(super) fn origin_allowed(&self, origin: &str, host: &str) -> bool {
         let origin = origin.trim_end_matches('/');
         if origin.eq_ignore_ascii_case(&format!("http://{host}"))
             || origin.eq_ignore_ascii_case(&format!("https://{host}"))
@@ -116,7 +116,7 @@ impl State {
 
     /// The base URL documents name: --base-url, else the Host this request came by (checked
     /// by the guard), else the listening address.
-    pub fn base_url(&self, host: Option<&str>) -> String {
+    pub(super) fn base_url(&self, host: Option<&str>) -> String {
         if let Some(base) = &self.config.base_url {
             return base.trim_end_matches('/').to_string();
         }
@@ -167,7 +167,7 @@ fn is_plain_host(h: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b))
 }
 
-pub fn router(state: Arc<State>) -> Router {
+pub(super) fn router(state: Arc<State>) -> Router {
     let mut app = Router::new()
         .route("/", get(pages::root))
         .route("/tools/{id}", get(pages::tool))

@@ -9,20 +9,20 @@ use std::time::Duration;
 use tokio::sync::{Notify, watch};
 
 /// The open sockets and the server's stop signal to them.
-pub struct Sockets {
+pub(super) struct Sockets {
     stop: watch::Sender<bool>,
     open: AtomicUsize,
     closed: Notify,
 }
 
 /// One open socket; dropping it counts the socket closed.
-pub struct Open {
+pub(super) struct Open {
     sockets: Arc<Sockets>,
     stop: watch::Receiver<bool>,
 }
 
 impl Sockets {
-    pub fn new() -> Arc<Sockets> {
+    pub(super) fn new() -> Arc<Sockets> {
         Arc::new(Sockets {
             stop: watch::channel(false).0,
             open: AtomicUsize::new(0),
@@ -31,7 +31,7 @@ impl Sockets {
     }
 
     /// Counts a socket open until the returned guard is dropped.
-    pub fn open(self: &Arc<Self>) -> Open {
+    pub(super) fn open(self: &Arc<Self>) -> Open {
         self.open.fetch_add(1, Ordering::SeqCst);
         Open {
             sockets: self.clone(),
@@ -40,12 +40,12 @@ impl Sockets {
     }
 
     /// Tells every socket, open or opened later, that the server is stopping.
-    pub fn stop(&self) {
+    pub(super) fn stop(&self) {
         self.stop.send_replace(true);
     }
 
     /// Waits until every socket has closed, or `limit` has passed; how many are still open.
-    pub async fn closed(&self, limit: Duration) -> usize {
+    pub(super) async fn closed(&self, limit: Duration) -> usize {
         let all_closed = async {
             loop {
                 let notified = self.closed.notified();
@@ -62,7 +62,7 @@ impl Sockets {
 
 impl Open {
     /// Resolves once the server is stopping (at once if it already is).
-    pub async fn stopping(&mut self) {
+    pub(super) async fn stopping(&mut self) {
         // An error means the sender is gone, which only happens as the server ends.
         let _ = self.stop.wait_for(|stopping| *stopping).await;
     }

@@ -18,7 +18,7 @@ use crate::exec::worker;
 type Shared = axum::extract::State<Arc<State>>;
 
 /// `GET /api/tools`: every tool with where and how to call it.
-pub async fn list(state: Shared, headers: axum::http::HeaderMap) -> Response {
+pub(super) async fn list(state: Shared, headers: axum::http::HeaderMap) -> Response {
     let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
     let base = state.base_url(host);
     let tools: Vec<Value> = crate::catalogue::all()
@@ -38,7 +38,7 @@ pub async fn list(state: Shared, headers: axum::http::HeaderMap) -> Response {
     axum::Json(json!({ "tools": tools })).into_response()
 }
 
-pub async fn call_post(state: Shared, Path(id): Path<String>, request: Request) -> Response {
+pub(super) async fn call_post(state: Shared, Path(id): Path<String>, request: Request) -> Response {
     let def = match lookup(&id) {
         Ok(def) => def,
         Err(r) => return *r,
@@ -57,7 +57,7 @@ pub async fn call_post(state: Shared, Path(id): Path<String>, request: Request) 
     response
 }
 
-pub async fn call_get(state: Shared, Path(id): Path<String>, request: Request) -> Response {
+pub(super) async fn call_get(state: Shared, Path(id): Path<String>, request: Request) -> Response {
     let def = match lookup(&id) {
         Ok(def) => def,
         Err(r) => return *r,
@@ -90,7 +90,7 @@ pub async fn call_get(state: Shared, Path(id): Path<String>, request: Request) -
 }
 
 /// `OPTIONS /api/tools/{id}` without CORS: which methods the path takes.
-pub async fn options(Path(id): Path<String>) -> Response {
+pub(super) async fn options(Path(id): Path<String>) -> Response {
     let allow = match crate::catalogue::get(&id) {
         Some(d) if d.method.eq_ignore_ascii_case("GET") => "GET, POST, OPTIONS",
         _ => "POST, OPTIONS",
@@ -112,7 +112,9 @@ fn lookup(id: &str) -> Result<ToolDefinition, guard::Refusal> {
 }
 
 /// Waits for a free run slot, no longer than the request timeout.
-pub async fn slot(state: &State) -> Result<tokio::sync::SemaphorePermit<'_>, guard::Refusal> {
+pub(super) async fn slot(
+    state: &State,
+) -> Result<tokio::sync::SemaphorePermit<'_>, guard::Refusal> {
     match tokio::time::timeout(state.config.request_timeout, state.runs.acquire()).await {
         Ok(Ok(permit)) => Ok(permit),
         _ => {
@@ -172,7 +174,7 @@ async fn run(state: &State, def: ToolDefinition, args: Map<String, Value>) -> Re
 /// Runs a blocking call off the async runtime with a cancel flag that is set when the request
 /// goes away, and turns its result into the response: `None` from the call means it was
 /// cancelled (the server is stopping).
-pub async fn cancellable<F>(state: &State, call: F) -> Response
+pub(super) async fn cancellable<F>(state: &State, call: F) -> Response
 where
     F: FnOnce(&dyn Fn() -> bool) -> Option<ToolResult> + Send + 'static,
 {
@@ -197,7 +199,7 @@ where
 /// HTTP status of a ToolResult: 200 on success; 400 for input and validation errors; 404;
 /// 429; 401; 504 when the tool ran out of time; 500 for other failures on the server's side
 /// (an output over the limit among them: the client's request was fine).
-pub fn status_for(result: &ToolResult) -> StatusCode {
+pub(super) fn status_for(result: &ToolResult) -> StatusCode {
     match result.error_code {
         None if result.success => StatusCode::OK,
         Some(

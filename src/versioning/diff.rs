@@ -7,14 +7,14 @@ use serde::Serialize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Bump {
+pub(crate) enum Bump {
     None,
     Minor,
     Major,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Change {
+pub(crate) struct Change {
     pub bump: Bump,
     pub what: String,
 }
@@ -22,7 +22,7 @@ pub struct Change {
 /// The comparison of one tool: its changes and, when the version does not cover them, the
 /// problem and the version it needs.
 #[derive(Debug, Clone, Serialize)]
-pub struct Verdict {
+pub(crate) struct Verdict {
     pub tool: String,
     pub from: String,
     pub to: String,
@@ -32,7 +32,7 @@ pub struct Verdict {
     pub problem: Option<String>,
 }
 
-pub fn compare(tool: &str, old: &Surface, new: &Surface) -> Verdict {
+pub(crate) fn compare(tool: &str, old: &Surface, new: &Surface) -> Verdict {
     let changes = changes(old, new);
     let needs = changes.iter().map(|c| c.bump).max().unwrap_or(Bump::None);
     let problem = version_problem(&old.version, &new.version, needs).map(|p| {
@@ -147,7 +147,7 @@ fn field_changes(path: &str, was: &Field, now: &Field, push: &mut impl FnMut(Bum
 
 /// `None` when `to` covers a change of size `needs` from `from`. Below 1.0.0 the convention
 /// Cargo uses applies: a minor bump is the breaking one, a patch bump the additive one.
-pub fn version_problem(from: &str, to: &str, needs: Bump) -> Option<String> {
+pub(crate) fn version_problem(from: &str, to: &str, needs: Bump) -> Option<String> {
     let (old, new) = match (Version::parse(from), Version::parse(to)) {
         (Ok(o), Ok(n)) => (o, n),
         (Err(e), _) => return Some(format!("version {from:?} is not semver: {e}")),

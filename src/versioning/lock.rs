@@ -10,13 +10,14 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Tool name → surface, sorted by name.
-pub type Lock = BTreeMap<String, Surface>;
+pub(crate) type Lock = BTreeMap<String, Surface>;
 
-/// Where the catalogue's lock lives in the source tree.
-pub const CATALOGUE_LOCK: &str = "catalogue/versions.lock.json";
+/// Where the catalogue's lock lives in the source tree (read by the tests).
+#[cfg(test)]
+pub(crate) const CATALOGUE_LOCK: &str = "catalogue/versions.lock.json";
 
 /// The built-in catalogue's surfaces, as exported.
-pub fn of_catalogue() -> Lock {
+pub(crate) fn of_catalogue() -> Lock {
     crate::catalogue::all()
         .iter()
         .map(|def| {
@@ -27,14 +28,14 @@ pub fn of_catalogue() -> Lock {
 }
 
 /// The lock as written: pretty JSON and a final newline, so diffs of it read well.
-pub fn render(lock: &Lock) -> String {
+pub(crate) fn render(lock: &Lock) -> String {
     let mut text = serde_json::to_string_pretty(lock).unwrap_or_else(|_| "{}".into());
     text.push('\n');
     text
 }
 
 /// Reads a lock file, or the surfaces of a CMP tool folder or of a root holding tool folders.
-pub fn load(path: &Path) -> Result<Lock, String> {
+pub(crate) fn load(path: &Path) -> Result<Lock, String> {
     if path.is_file() {
         let bytes = crate::cmp::read::read(path, 16 * 1024 * 1024, crate::cmp::read::Links::Follow)
             .map_err(|e| e.describe(path))?;
@@ -66,13 +67,13 @@ fn add_folder(lock: &mut Lock, dir: &Path) -> Result<(), String> {
 }
 
 /// Every tool present in both, compared; tools only in one side are listed, not judged.
-pub struct Comparison {
+pub(crate) struct Comparison {
     pub verdicts: Vec<Verdict>,
     pub added: Vec<String>,
     pub missing: Vec<String>,
 }
 
-pub fn compare(old: &Lock, new: &Lock) -> Comparison {
+pub(crate) fn compare(old: &Lock, new: &Lock) -> Comparison {
     Comparison {
         verdicts: new
             .iter()

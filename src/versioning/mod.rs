@@ -1,9 +1,8 @@
 //! Tool versions that mean something: each tool's public surface, a committed lock of the
 //! catalogue's surfaces, and the semver rule a change must follow (SPEC.md "Versions").
 
-pub mod diff;
-pub mod lock;
-pub mod surface;
+pub(crate) mod diff;
+pub(crate) mod lock;
+pub(crate) mod surface;
 
-pub use diff::{Bump, Verdict};
-pub use surface::Surface;
+pub(crate) use diff::Bump;

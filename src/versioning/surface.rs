@@ -8,7 +8,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Surface {
+pub(crate) struct Surface {
     pub version: String,
     pub params: BTreeMap<String, Param>,
     /// Output fields by path (`a.b`, `items[].c`), from the intents' `returns` schemas.
@@ -17,7 +17,7 @@ pub struct Surface {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Param {
+pub(crate) struct Param {
     #[serde(rename = "type")]
     pub kind: String,
     #[serde(default, skip_serializing_if = "is_false")]
@@ -28,7 +28,7 @@ pub struct Param {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Field {
+pub(crate) struct Field {
     #[serde(rename = "type")]
     pub kind: String,
     #[serde(default, skip_serializing_if = "is_false")]
@@ -41,7 +41,7 @@ fn is_false(b: &bool) -> bool {
 
 /// The surface of a capability. A parameter several intents share counts once: required if
 /// any intent requires it, its type and options from the first intent that gives them.
-pub fn of(version: &str, cap: &Capability) -> Surface {
+pub(crate) fn of(version: &str, cap: &Capability) -> Surface {
     let mut params: BTreeMap<String, Param> = BTreeMap::new();
     let mut output = BTreeMap::new();
     for intent in &cap.intents {

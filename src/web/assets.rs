@@ -5,20 +5,20 @@
 use base64::Engine as _;
 use sha2::Digest as _;
 
-pub const PAGE_CSS: &str = include_str!("../../web/page.css");
+pub(crate) const PAGE_CSS: &str = include_str!("../../web/page.css");
 /// The form: fields, `dependsOn`, validation, examples, result, copy and download.
-pub const FORM_JS: &str = include_str!("../../web/form.js");
+pub(crate) const FORM_JS: &str = include_str!("../../web/form.js");
 /// How the form runs a tool: HTTP fetch, or the MCP Apps host bridge.
-pub const TRANSPORT_JS: &str = include_str!("../../web/transport.js");
+pub(crate) const TRANSPORT_JS: &str = include_str!("../../web/transport.js");
 /// Inside an embed: messages to and from the host page (CTP §10).
-pub const EMBED_BRIDGE_JS: &str = include_str!("../../web/embed-bridge.js");
+pub(crate) const EMBED_BRIDGE_JS: &str = include_str!("../../web/embed-bridge.js");
 /// On the host page: `<div data-ctp-tool>`, `ConveniencePro.embed()`, autosense.
-pub const EMBED_JS: &str = include_str!("../../web/embed.js");
+pub(crate) const EMBED_JS: &str = include_str!("../../web/embed.js");
 /// The web UI's index: search through the resolver, theme switch.
-pub const INDEX_JS: &str = include_str!("../../web/index.js");
+pub(crate) const INDEX_JS: &str = include_str!("../../web/index.js");
 
 /// An asset by the name it is served under: (content type, text).
-pub fn get(name: &str) -> Option<(&'static str, &'static str)> {
+pub(crate) fn get(name: &str) -> Option<(&'static str, &'static str)> {
     const JS: &str = "text/javascript; charset=utf-8";
     Some(match name {
         "page.css" => ("text/css; charset=utf-8", PAGE_CSS),
@@ -32,7 +32,7 @@ pub fn get(name: &str) -> Option<(&'static str, &'static str)> {
 }
 
 /// A CSP source expression allowing exactly this inline text: `'sha256-…'`.
-pub fn hash_source(text: &str) -> String {
+pub(crate) fn hash_source(text: &str) -> String {
     let digest = sha2::Sha256::digest(text.as_bytes());
     format!(
         "'sha256-{}'",

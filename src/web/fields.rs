@@ -9,7 +9,7 @@ use serde_json::Value;
 /// The fields of a form: parameters not marked `hidden`, grouped by `group` (first
 /// appearance decides the group's place) and ordered by `order` within the page, then by
 /// their place in the definition.
-pub fn form_fields(params: &[Parameter]) -> String {
+pub(super) fn form_fields(params: &[Parameter]) -> String {
     let mut visible: Vec<(usize, &Parameter)> = params
         .iter()
         .enumerate()
@@ -61,7 +61,7 @@ fn num(x: f64) -> String {
 }
 
 /// One field: label, control, help text and a place for its error.
-pub fn field(p: &Parameter) -> String {
+pub(super) fn field(p: &Parameter) -> String {
     let id = format!("f-{}", p.name);
     let name = esc(&p.name);
     let default = p.default_value.as_ref().map(shown).unwrap_or_default();

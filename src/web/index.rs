@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-pub fn render() -> super::page::Rendered {
+pub(crate) fn render() -> super::page::Rendered {
     let mut by_category: BTreeMap<&str, Vec<&crate::ctp::ToolDefinition>> = BTreeMap::new();
     for def in crate::catalogue::all() {
         by_category
@@ -69,7 +69,7 @@ fn index() -> &'static Index {
 }
 
 /// `/api/resolve?q=`: catalogue tools ranked for a request, best first.
-pub fn search(q: &str, top: usize) -> Value {
+pub(crate) fn search(q: &str, top: usize) -> Value {
     let q: String = q.chars().take(500).collect();
     let resolution = resolve::resolve(
         index(),

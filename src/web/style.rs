@@ -29,7 +29,7 @@ fn pick(value: &str, allowed: &[&'static str]) -> Option<&'static str> {
 }
 
 /// A CSS colour: `#rgb`–`#rrggbbaa`, a name, or `rgb()/hsl()/oklch()…` with plain arguments.
-pub fn colour(v: &str) -> Option<String> {
+pub(crate) fn colour(v: &str) -> Option<String> {
     let v = v.trim();
     let ok = !v.is_empty()
         && v.len() <= 64
@@ -48,7 +48,7 @@ const COLOUR_FUNCTIONS: &[&str] = &[
 ];
 
 /// A font-family list: names, quotes, commas, spaces and hyphens.
-pub fn font(v: &str) -> Option<String> {
+pub(crate) fn font(v: &str) -> Option<String> {
     let v = v.trim();
     let ok = !v.is_empty()
         && v.len() <= 200
@@ -63,7 +63,7 @@ fn number(v: &str, lo: u32, hi: u32) -> Option<u32> {
 }
 
 /// An origin a page can have: `scheme://host[:port]`, nothing more.
-pub fn origin(v: &str) -> Option<String> {
+pub(crate) fn origin(v: &str) -> Option<String> {
     let url = url::Url::parse(v).ok()?;
     if !matches!(url.scheme(), "http" | "https") {
         return None;
@@ -75,7 +75,7 @@ pub fn origin(v: &str) -> Option<String> {
 impl Style {
     /// From query parameters; values that fail their check are dropped (the page falls back
     /// to its defaults rather than refusing to show).
-    pub fn from_query(q: &HashMap<String, String>) -> Style {
+    pub(crate) fn from_query(q: &HashMap<String, String>) -> Style {
         let get = |k: &str| q.get(k).map(String::as_str);
         Style {
             theme: get("theme").and_then(|v| pick(v, &["light", "dark", "auto"])),
@@ -93,7 +93,7 @@ impl Style {
 
     /// The attributes on `<html>` that carry the style to page.css (theme, shadow, density)
     /// and to form.js (the values it sets as CSS variables).
-    pub fn attributes(&self) -> String {
+    pub(crate) fn attributes(&self) -> String {
         let mut out = format!(" data-theme=\"{}\"", self.theme.unwrap_or("auto"));
         let mut add = |k: &str, v: Option<String>| {
             if let Some(v) = v {

@@ -7,19 +7,19 @@ use serde_json::{Value, json};
 use std::collections::HashMap;
 
 /// Tools one session may register.
-pub const MAX_TOOLS: usize = 100;
+pub(crate) const MAX_TOOLS: usize = 100;
 /// Capabilities one tool name may declare over a session's life.
-pub const MAX_CAPABILITIES: usize = 32;
+pub(crate) const MAX_CAPABILITIES: usize = 32;
 /// The longest capability name, in bytes.
-pub const MAX_CAPABILITY_NAME: usize = 64;
+pub(crate) const MAX_CAPABILITY_NAME: usize = 64;
 /// A tool's description, in bytes.
-pub const MAX_DESCRIPTION: usize = 4 << 10;
+pub(crate) const MAX_DESCRIPTION: usize = 4 << 10;
 /// One tool definition as JSON (description and input schema included), in bytes.
-pub const MAX_DEFINITION: usize = 16 << 10;
+pub(crate) const MAX_DEFINITION: usize = 16 << 10;
 /// All tool definitions of one registration as JSON, in bytes.
-pub const MAX_REGISTRATION: usize = 256 << 10;
+pub(crate) const MAX_REGISTRATION: usize = 256 << 10;
 /// Distinct tool names one session remembers capabilities for over its life.
-pub const MAX_NAMES: usize = 4 * MAX_TOOLS;
+pub(crate) const MAX_NAMES: usize = 4 * MAX_TOOLS;
 
 /// How many bytes `value` takes as JSON, or `None` past `limit`: the count stops there, so a
 /// huge value costs no more work than `limit` bytes.
@@ -183,7 +183,7 @@ pub(super) fn widen(
 }
 
 /// A BTCP tool definition's declared capabilities.
-pub fn capabilities(tool: &Value) -> Vec<String> {
+pub(crate) fn capabilities(tool: &Value) -> Vec<String> {
     tool.get("capabilities")
         .and_then(Value::as_array)
         .map(|a| {
