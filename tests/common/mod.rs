@@ -131,26 +131,9 @@ impl Test {
     }
 }
 
-/// Whether the tests run in CI: `CI` set to anything but "", "0" or "false" (`.ci/run` runs
-/// with CI=true). The one reading of `CI` in the tests, so "in CI" means one thing everywhere.
-pub fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| {
-        let v = v.trim();
-        !(v.is_empty() || v == "0" || v.eq_ignore_ascii_case("false"))
-    })
-}
-
-/// A test that cannot run on this machine (`why`: the program or package that is missing).
-/// In CI, which installs everything (`.ci/run`), that fails the test; elsewhere it writes one
-/// `skipped: <test>: <why>` line to stderr, past the harness's output capture so that a skip
-/// is never silent, and the caller returns.
-#[track_caller]
-pub fn skip(why: impl std::fmt::Display) {
-    assert!(!in_ci(), "cannot run in CI: {why} (.ci/run installs it)");
-    let thread = std::thread::current();
-    let test = thread.name().unwrap_or("a test");
-    let _ = writeln!(std::io::stderr(), "skipped: {test}: {why}");
-}
+// "In CI" and skips mean one thing in every test of the workspace: the tool library's
+// (`.ci/run` runs with CI=true; in CI a skip fails the test).
+pub use cmpx::tools::testing::skip;
 
 /// `present`, or a [`skip`] for `what` when it is not: `if !require(…) { return; }`.
 #[track_caller]

@@ -29,7 +29,7 @@ mod parse_equivalence;
 // The kit's modules keep the paths the rest of the crate has always used.
 pub use kit::args::{self, Args};
 pub use kit::b64;
-#[cfg(test)]
+#[cfg(any(test, feature = "testing"))]
 pub use kit::testing;
 pub use kit::tool::{Stream, Tool, ToolFn};
 pub use kit::{budget, chunks, data, depth};

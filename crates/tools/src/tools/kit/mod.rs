@@ -10,6 +10,6 @@ pub mod data;
 pub mod depth;
 pub(super) mod line_breaks;
 pub mod plan;
-#[cfg(test)]
+#[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod tool;

@@ -77,8 +77,8 @@ pub fn assert_too_deep(id: &str, args: Value, what: &str, limit: usize) {
     );
 }
 
-/// Whether the tests run in CI: `CI` set to anything but "", "0" or "false", as `in_ci` in
-/// tests/common reads it, so that "in CI" means one thing in unit and integration tests.
+/// Whether the tests run in CI: `CI` set to anything but "", "0" or "false" (`.ci/run` runs
+/// with CI=true). The one reading of `CI` in the workspace's tests (tests/common re-exports it).
 pub fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| {
         let v = v.trim();
@@ -89,7 +89,7 @@ pub fn in_ci() -> bool {
 /// A check that cannot run on this machine (`why`: the program that is missing). In CI, which
 /// installs everything (`.ci/run`), that fails the test; elsewhere it writes one
 /// `skipped: <test>: <why>` line to stderr, past the harness's capture so that a skip is
-/// never silent, and the caller leaves that check out.
+/// never silent, and the caller returns or leaves that check out.
 #[track_caller]
 pub fn skip(why: impl std::fmt::Display) {
     use std::io::Write as _;
