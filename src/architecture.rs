@@ -35,7 +35,12 @@ fn test_only(files: &[PathBuf]) -> BTreeSet<PathBuf> {
         };
         for pair in lines.windows(2) {
             let decl = pair[1].trim();
-            if pair[0].trim() == "#[cfg(test)]" && decl.ends_with(';') && decl.contains("mod ") {
+            // `cfg(test)`, or test helpers other crates' tests turn on with the `testing` feature.
+            let test_cfg = matches!(
+                pair[0].trim(),
+                "#[cfg(test)]" | "#[cfg(any(test, feature = \"testing\"))]"
+            );
+            if test_cfg && decl.ends_with(';') && decl.contains("mod ") {
                 let name = decl.trim_end_matches(';').rsplit(' ').next().unwrap();
                 out.insert(base.join(format!("{name}.rs")));
                 out.insert(base.join(name).join("mod.rs"));

@@ -401,7 +401,7 @@ mod tests {
                     .collect::<Vec<_>>()
                     .join("\n");
                 let ids = code
-                    .find("pub const TOOLS")
+                    .find(" const TOOLS: &[Tool]")
                     .map(|at| {
                         let list = &code[at..at + code[at..].find("];").unwrap()];
                         entry
