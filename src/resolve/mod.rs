@@ -1,5 +1,6 @@
 //! Intent resolution: from words ("pretty print this json") to ranked intents of installed tools.
 
+mod checks;
 mod fit;
 pub mod folders;
 pub mod index;

@@ -1,211 +1,99 @@
 //! Recognising data pasted into a request ("decode eyJhbGci…", "what date is 1700000000").
 //!
 //! A recognised sample is cut out of the text (its characters say nothing about the tool) and
-//! replaced by the words that name what it is, which then match tools that mention them.
+//! replaced by the words that name what it is, which then match tools that mention them. What
+//! each kind of sample looks like is data: resolver/detectors.toml.
 
+use super::checks::{self, Check};
 use regex::Regex;
+use serde::{Deserialize, Deserializer};
 use std::sync::OnceLock;
 
-struct Detector {
-    pattern: &'static str,
-    /// Compiled on first use: most requests hold none of the data most detectors look for, and
-    /// compiling all of them took a third of a warm `cmpx resolve`.
-    re: OnceLock<Regex>,
-    concepts: &'static [&'static str],
-    /// A further check on each match, for what a regular expression alone cannot say.
-    accept: Option<fn(&str) -> bool>,
-    /// What every match contains, tested on the request before the pattern is compiled or run.
-    gate: Gate,
-    /// Keep the match's words of letters only in the text: they name the operation, not data
-    /// ("0b1100 XOR 0b1010" asks for XOR).
-    keeps_words: bool,
+/// resolver/detectors.toml (its header describes the fields).
+#[derive(Deserialize)]
+#[cfg_attr(test, serde(deny_unknown_fields))]
+pub(super) struct Data {
+    detector: Vec<Detector>,
+    pub(super) words: Words,
 }
 
-/// A condition any text holding a match satisfies (checked on the lowercased request).
-#[derive(Clone, Copy)]
-enum Gate {
-    Always,
-    /// One of these lowercase ASCII strings.
-    Any(&'static [&'static str]),
-    Check(fn(&str) -> bool),
+#[derive(Deserialize)]
+#[cfg_attr(test, serde(deny_unknown_fields))]
+pub(super) struct Words {
+    pub(super) nato: Vec<String>,
+    pub(super) caesar_common: Vec<String>,
+    pub(super) caesar_asks: Vec<String>,
+    file_extensions: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[cfg_attr(test, serde(deny_unknown_fields))]
+struct Detector {
+    kind: String,
+    pattern: String,
+    /// Compiled on first use: most requests hold none of the data most detectors look for, and
+    /// compiling all of them took a third of a warm `cmpx resolve`.
+    #[serde(skip)]
+    re: OnceLock<Regex>,
+    concepts: Vec<String>,
+    #[serde(default)]
+    any: Vec<String>,
+    #[serde(default, deserialize_with = "named_check")]
+    gate: Option<Check>,
+    #[serde(default, deserialize_with = "named_check")]
+    check: Option<Check>,
+    #[serde(default)]
+    keeps_words: bool,
+    #[serde(default)]
+    implies: Vec<String>,
+    #[cfg(test)]
+    positive: Vec<String>,
+    #[cfg(test)]
+    #[serde(default)]
+    negative: Vec<String>,
+}
+
+/// An unknown name fails the parse, which a test does.
+fn named_check<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Check>, D::Error> {
+    let name = String::deserialize(d)?;
+    checks::named(&name)
+        .map(Some)
+        .ok_or_else(|| serde::de::Error::custom(format!("no check named {name}")))
+}
+
+/// Parsed on first use; the tests parse it, so a malformed file never ships.
+pub(super) fn data_file() -> &'static Data {
+    static D: OnceLock<Data> = OnceLock::new();
+    D.get_or_init(|| {
+        toml::from_str(include_str!("../../resolver/detectors.toml"))
+            .expect("resolver/detectors.toml parses (tested)")
+    })
 }
 
 impl Detector {
-    fn new(pattern: &'static str, concepts: &'static [&'static str]) -> Self {
-        Detector {
-            pattern,
-            re: OnceLock::new(),
-            concepts,
-            accept: None,
-            gate: Gate::Always,
-            keeps_words: false,
-        }
-    }
-
-    fn keeps_words(self) -> Self {
-        Detector {
-            keeps_words: true,
-            ..self
-        }
-    }
-
-    fn accept(self, accept: fn(&str) -> bool) -> Self {
-        Detector {
-            accept: Some(accept),
-            ..self
-        }
-    }
-
-    fn needs(self, any: &'static [&'static str]) -> Self {
-        Detector {
-            gate: Gate::Any(any),
-            ..self
-        }
-    }
-
-    fn needs_that(self, check: fn(&str) -> bool) -> Self {
-        Detector {
-            gate: Gate::Check(check),
-            ..self
-        }
-    }
-
+    /// Whether the lowercased request may hold a match: the gates spare compiling the pattern.
     fn may_match(&self, lower: &str) -> bool {
-        match self.gate {
-            Gate::Always => true,
-            Gate::Any(needles) => needles.iter().any(|n| lower.contains(n)),
-            Gate::Check(check) => check(lower),
-        }
+        self.gate.is_none_or(|g| g(lower))
+            && (self.any.is_empty() || self.any.iter().any(|n| lower.contains(n.as_str())))
     }
 
     fn regex(&self) -> &Regex {
-        self.re
-            .get_or_init(|| Regex::new(self.pattern).expect("valid detector"))
+        self.re.get_or_init(|| {
+            let pattern = self
+                .pattern
+                .replace("{nato}", &data_file().words.nato.join("|"));
+            Regex::new(&pattern).unwrap_or_else(|e| panic!("detector {}: {e}", self.kind))
+        })
     }
 }
 
-fn non_ascii(s: &str) -> bool {
-    !s.is_ascii()
-}
-
-/// `\\d` matches any Unicode decimal digit, so the gate for it does too.
-fn any_digit(s: &str) -> bool {
-    s.chars().any(char::is_numeric)
-}
-
-fn digit_or_paren(s: &str) -> bool {
-    any_digit(s) || s.contains('(')
-}
-
-fn has_digit(s: &str) -> bool {
-    s.bytes().any(|b| b.is_ascii_digit())
-}
-
-fn has_letter(s: &str) -> bool {
-    s.bytes().any(|b| b.is_ascii_alphabetic())
-}
-
-/// "… --- …": Morse needs both dots and dashes (an ellipsis is not Morse).
-fn morse(s: &str) -> bool {
-    s.contains('.') && s.contains('-')
-}
-
-/// `0xF0 AND 0x3C`, `1 << 12`: a word operator or `^` needs a hex, binary or octal operand, so
-/// "between 5 and 10" or "2^10" stay what they are.
-fn bitwise(s: &str) -> bool {
-    let l = s.to_ascii_lowercase();
-    let prefixed = ["0x", "0b", "0o"].iter().any(|p| l.contains(p));
-    prefixed || l.contains("<<") || l.contains(">>") || l.contains('&') || l.contains('|')
-}
-
-/// Numeric cron fields within their ranges ("72 101 108 108 111" is character codes, not a
-/// schedule), and not all of them bare numbers: a schedule has a `*`, a step, a list or a
-/// name ("50 4B 03 04 14 00 06 00" is bytes).
-fn cron(s: &str) -> bool {
-    let s = s.trim_matches(['`', '\'', '"']);
-    let fields: Vec<&str> = s.split_whitespace().collect();
-    if fields.len() > 1 && fields.iter().all(|f| f.bytes().all(|b| b.is_ascii_digit())) {
-        return false;
-    }
-    let max: &[u32] = if fields.len() == 6 {
-        &[59, 59, 23, 31, 12, 7]
-    } else {
-        &[59, 23, 31, 12, 7]
-    };
-    fields.len() == 1
-        || fields
-            .iter()
-            .zip(max)
-            .all(|(f, &m)| f.parse::<u32>().map_or(true, |n| n <= m))
-}
-
-/// Four or more capital Roman digits in their canonical order ("MCMLXXXIV", not "MDCM" or
-/// "XIIII"); shorter ones ("CLI", "MD", "CV") are far more often abbreviations.
-fn roman(s: &str) -> bool {
-    const DIGITS: [(u32, &str); 13] = [
-        (1000, "M"),
-        (900, "CM"),
-        (500, "D"),
-        (400, "CD"),
-        (100, "C"),
-        (90, "XC"),
-        (50, "L"),
-        (40, "XL"),
-        (10, "X"),
-        (9, "IX"),
-        (5, "V"),
-        (4, "IV"),
-        (1, "I"),
-    ];
-    let mut value = 0;
-    let mut rest = s;
-    for (n, d) in DIGITS {
-        while let Some(r) = rest.strip_prefix(d) {
-            value += n;
-            rest = r;
+/// Adds each of `items` not yet in `list`, in order.
+fn add_new<'a>(list: &mut Vec<&'a str>, items: impl IntoIterator<Item = &'a String>) {
+    for item in items {
+        if !list.contains(&item.as_str()) {
+            list.push(item);
         }
     }
-    if !rest.is_empty() || value == 0 || value > 4999 {
-        return false;
-    }
-    let mut canonical = String::new();
-    for (n, d) in DIGITS {
-        while value >= n {
-            canonical.push_str(d);
-            value -= n;
-        }
-    }
-    canonical == s
-}
-
-/// Four Roman digits in a row, the least a match holds: spares compiling the pattern for
-/// most requests (the gate sees the text lowercased).
-fn roman_run(s: &str) -> bool {
-    s.as_bytes()
-        .windows(4)
-        .any(|w| w.iter().all(|b| b"mdclxvi".contains(b)))
-}
-
-/// The first four bytes of an ObjectId are its creation time in Unix seconds.
-fn object_id(s: &str) -> bool {
-    u32::from_str_radix(&s[..8], 16).is_ok_and(|t| (0x4a00_0000..0x7fff_ffff).contains(&t))
-        && mixed(s)
-}
-
-/// Latitude first, then longitude, each within range.
-fn coordinates(s: &str) -> bool {
-    let mut parts = s.split(',').map(|p| p.trim().parse::<f64>());
-    match (parts.next(), parts.next()) {
-        (Some(Ok(lat)), Some(Ok(lon))) => lat.abs() <= 90.0 && lon.abs() <= 180.0,
-        _ => false,
-    }
-}
-
-/// Hex digits spelling bytes: an even count, with both digits and letters.
-/// Ten digits of ones and zeros are bits more often than a time in 2002 ("1011011101 binary
-/// to decimal").
-fn not_bits(s: &str) -> bool {
-    !s.bytes().all(|b| b == b'0' || b == b'1')
 }
 
 /// A match without the space or quote before it (a cron line in backticks).
@@ -216,210 +104,6 @@ fn sample_text(m: &str) -> &str {
     } else {
         m
     }
-}
-
-/// `#123` is an issue or a number more often than a colour: short forms need a letter.
-fn css_color(s: &str) -> bool {
-    !s.starts_with('#') || s.len() > 5 || s.bytes().any(|b| b.is_ascii_alphabetic())
-}
-
-/// Padded Base64 of a short value ("dXNlcm5hbWU=") is told from a word before `=`
-/// ("password=") by its mix of cases or digits.
-fn base64_like(s: &str) -> bool {
-    s.len() >= 16
-        || (s.bytes().any(|b| b.is_ascii_lowercase())
-            && s.bytes()
-                .any(|b| b.is_ascii_uppercase() || b.is_ascii_digit()))
-}
-
-fn hex_bytes(s: &str) -> bool {
-    s.len().is_multiple_of(2) && has_digit(s) && has_letter(s)
-}
-
-fn mixed(s: &str) -> bool {
-    has_digit(s) && has_letter(s)
-}
-
-/// Base58 leaves out 0, O, I and l; a real one mixes cases and digits.
-fn base58(s: &str) -> bool {
-    has_digit(s)
-        && s.bytes().any(|b| b.is_ascii_lowercase())
-        && s.bytes().skip(1).any(|b| b.is_ascii_uppercase())
-}
-
-/// ISO 13616: the country and check digits moved to the end, letters as 10..35, the whole
-/// number is 1 modulo 97.
-fn iban(s: &str) -> bool {
-    let compact: Vec<u8> = s.bytes().filter(|b| *b != b' ').collect();
-    if !(15..=34).contains(&compact.len()) {
-        return false;
-    }
-    let (head, tail) = compact.split_at(4);
-    tail.iter().chain(head).try_fold(0u32, |acc, &b| {
-        let v = match b {
-            b'0'..=b'9' => (b - b'0') as u32,
-            b'A'..=b'Z' => (b - b'A') as u32 + 10,
-            _ => return None,
-        };
-        Some(if v >= 10 {
-            (acc * 100 + v) % 97
-        } else {
-            (acc * 10 + v) % 97
-        })
-    }) == Some(1)
-}
-
-/// The NATO code words, as a regex alternation of plain words (see `nato_words`).
-macro_rules! nato {
-    () => {
-        "alfa|alpha|bravo|charlie|delta|echo|foxtrot|golf|hotel|india|juliett|juliet|kilo|lima|mike|november|oscar|papa|quebec|romeo|sierra|tango|uniform|victor|whiskey|whisky|x-ray|xray|yankee|zulu"
-    };
-}
-
-/// HTTP error codes people ask about by number alone.
-macro_rules! error_codes {
-    () => {
-        "40[1-9]|41[0-8]|42[2-9]|431|451|50[1-8]"
-    };
-}
-
-/// Whether the text has three NATO code words, the least a phonetic spelling holds.
-fn nato_words(lower: &str) -> bool {
-    lower
-        .split(|c: char| !c.is_alphanumeric() && c != '-')
-        .filter(|w| nato!().split('|').any(|n| n == *w))
-        .nth(2)
-        .is_some()
-}
-
-/// Padded Base32 comes in blocks of eight characters.
-fn base32(s: &str) -> bool {
-    s.len().is_multiple_of(8)
-}
-
-/// Unpadded Base32 of whole five-byte groups, with letters and digits.
-fn base32_unpadded(s: &str) -> bool {
-    s.len().is_multiple_of(8) && mixed(s)
-}
-
-/// An IPv6 address has at least two groups of hex digits, one of them with a digit.
-fn ipv6(s: &str) -> bool {
-    let groups: Vec<&str> = s.split(':').filter(|g| !g.is_empty()).collect();
-    groups.len() >= 2
-        && groups.iter().any(|g| has_digit(g))
-        && (s.contains("::") || groups.len() == 8)
-}
-
-fn detectors() -> &'static [Detector] {
-    static D: OnceLock<Vec<Detector>> = OnceLock::new();
-    D.get_or_init(|| {
-        vec![
-            Detector::new(r"-----BEGIN (?:TRUSTED |X509 )?CERTIFICATE(?: REQUEST)?-----(?s:.*?)(?:-----END [A-Z0-9 ]+-----|$)|-----BEGIN NEW CERTIFICATE REQUEST-----(?s:.*?)(?:-----END [A-Z0-9 ]+-----|$)", &["certificate"]).needs(&["-----begin"]),
-            Detector::new(r"-----BEGIN OPENSSH PRIVATE KEY-----(?s:.*?)(?:-----END [A-Z0-9 ]+-----|$)|\bssh-(?:rsa|ed25519|dss) AAAA[A-Za-z0-9+/=]+", &["ssh", "key"]).needs(&["-----begin", "ssh-"]),
-            Detector::new(r#"\{[^{}]*"kty"\s*:[^{}]*\}"#, &["jwk"]).needs(&["kty"]),
-            Detector::new(r"\bgAAAAA[A-Za-z0-9_=-]{8,}(?:\.\.\.|…)?", &["fernet", "token"]).needs(&["gaaaaa"]),
-            Detector::new(r"\$2[abxy]?\$\d{2}\$[./A-Za-z0-9]{53}", &["bcrypt", "hash"]).needs(&["$2"]),
-            Detector::new(r"\$argon2(?:id|i|d)\$\S*", &["argon2", "hash"]).needs(&["$argon2"]),
-            Detector::new(r"\$scrypt\$\S+", &["scrypt", "hash"]).needs(&["$scrypt$"]),
-            Detector::new(r"\$pbkdf2[\w-]*\$\S+", &["pbkdf2", "hash"]).needs(&["$pbkdf2"]),
-            Detector::new(r"\$(?:1|5|6|apr1)\$\S+", &["hash"]).needs(&["$"]),
-            Detector::new(r"(?:\x1b|\\x1b|\\033|\\e|\\u001b|\^\[)\[[0-9;]*[A-Za-z]?", &["ansi", "escape"]).needs(&["["]),
-            Detector::new(r"(?:\\u\{[0-9a-fA-F]{1,6}\}|\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8})+", &["unicode", "escape"]).needs(&["\\u"]),
-            Detector::new(r"(?:\\x[0-9a-fA-F]{2}[^\s\\]*){3,}", &["bytes"]).needs(&["\\x"]),
-            Detector::new(r"<~(?s:.*?)~>", &["ascii85"]).needs(&["<~"]),
-            Detector::new(r"(?:^|\s)[.-]{1,7}(?:[ \t]+(?:/[ \t]+)?[.-]{1,7}){2,}(?:\s|$|[?!,])", &["morse"]).accept(morse).needs(&[".", "-"]),
-            // Three NATO code words in a row are phonetic spelling: what the request has.
-            Detector::new(concat!(r"(?i)\b(?:", nato!(), r")(?:[\s,]+(?:", nato!(), r")){2,}\b"), &["nato"]).needs_that(nato_words),
-            Detector::new(r"(?:^|\s)s/[^/\n]+/[^/\n]*/[gimI]*(?:\s|$|[,.;])", &["find", "replace"]).needs(&["s/"]),
-            Detector::new(r"(?i)\bhxxps?://\S+|\S+\[\.\]\S*", &["defang"]).needs(&["hxxp", "[.]"]),
-            Detector::new(r"(?i)\bxn--[a-z0-9-]+(?:\.[a-z0-9-]+)*", &["punycode"]).needs(&["xn--"]),
-            Detector::new(r"[^\x00-\x7F\s'\x22]+(?:\.[^\s.'\x22]+)*\.[A-Za-z]{2,}\b", &["idn"]).needs_that(non_ascii),
-            Detector::new(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b", &["email"]).needs(&["@"]),
-            // An IBAN passes its mod-97 check; else it is some other code of letters and digits.
-            Detector::new(r"\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b", &["iban"]).accept(iban).needs_that(any_digit),
-            Detector::new(r"(?:^|\s)(?://[\w*:.-]+(?:/{1,2}(?:@[\w:.-]+|[\w*:.-]+(?:\(\))?)|\[[^\]\n]+\])*|/[\w:.-]+(?:/[\w*:.-]+)*(?:/@[\w:.-]+|\[[^\]\n]+\]))", &["xpath"]).needs(&["/"]),
-            Detector::new(r"(?i)(?:\b0x[0-9a-f]+|\b0b[01]+|\b0o[0-7]+|\b\d+)\s*(?:<<|>>>?|&|\||\^|\b(?:and|or|xor|nand|nor|shl|shr)\b)\s*(?:0x[0-9a-f]+|0b[01]+|0o[0-7]+|\d+)\b", &["bitwise"]).accept(bitwise).needs_that(any_digit).keeps_words(),
-            Detector::new(r"(?i)\bpow\s*\(\s*-?\d+\s*,\s*-?\d+\s*,\s*\d+\s*\)|\b\d+\s*(?:\^|\*\*)\s*\d+\s*(?:mod|%)\s*\d+\b", &["modular", "exponentiation"]).needs_that(any_digit),
-            Detector::new(r"-?\b\d{1,2}\.\d{2,}\s*,\s*-?\d{1,3}\.\d{2,}\b", &["latitude", "longitude"]).accept(coordinates).needs(&[","]),
-            Detector::new(r"\b\d+(?:h|m|s|ms|d|w)(?:\s?\d+(?:h|m|s|ms))+\b|\bP(?:\d+[YMWD])*T(?:\d+(?:\.\d+)?[HMS])+\b", &["duration"]).needs_that(any_digit),
-            Detector::new(r"\b(?:\d{1,3}\.){3}\d{1,3}\s*(?:-|–|\.\.|\bto\b|\bthrough\b|\bthru\b)\s*(?:\d{1,3}\.){3}\d{1,3}\b", &["ip", "range"]).needs(&["."]),
-            Detector::new(r"(?i)\b[0-9a-f]{2}(?:[:-][0-9a-f]{2}){5}\b|\b[0-9a-f]{4}\.[0-9a-f]{4}\.[0-9a-f]{4}\b", &["mac", "address"]).needs(&[":", "-", "."]),
-            // Bytes written as spaced hex pairs ("50 4B 03 04"), one with a letter at least.
-            Detector::new(r"\b[0-9A-Fa-f]{2}(?: [0-9A-Fa-f]{2}){3,}\b", &["bytes"]).accept(has_letter).needs_that(any_digit),
-            Detector::new(r"\b[0-9A-F]{12}\b", &["mac", "address"]).accept(mixed).needs_that(any_digit),
-            Detector::new(r"(?i)(?:\b[0-9a-f]{1,4})?(?::[0-9a-f]{0,4}){2,7}\b", &["ipv6"]).accept(ipv6).needs(&[":"]),
-            Detector::new(r"\b[0-7][0-9A-HJKMNP-TV-Z]{25}\b", &["ulid"]).accept(mixed).needs_that(any_digit),
-            Detector::new(r"\b(?:Qm[1-9A-HJ-NP-Za-km-z]{44}|[13][1-9A-HJ-NP-Za-km-z]{25,34})\b", &["base58"]).accept(base58).needs(&["qm", "1", "3"]),
-            Detector::new(r"\b[A-Z2-7]{8,}={1,6}", &["base32"]).accept(base32).needs(&["="]),
-            // Unpadded, as TOTP secrets are shown: whole blocks of eight, digits 2-7 among them.
-            Detector::new(r"\b[A-Z2-7]{16,}\b", &["base32"]).accept(base32_unpadded).needs_that(any_digit),
-            Detector::new(r"(?i)safelinks\.protection\.outlook\.com|urldefense(?:\.proofpoint)?\.com", &["safelink"]).needs(&["safelinks.protection.outlook.com", "urldefense"]),
-            Detector::new(r"\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*)?", &["jwt"]).needs(&["eyj"]),
-            Detector::new(r"(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", &["uuid"]).needs(&["-"]),
-            Detector::new(r"(?m)(?:^|[\s`'\x22])(?:@(?:yearly|annually|monthly|weekly|daily|midnight|hourly)|(?:[0-9*?LW#/,-]+|[A-Z]{3}(?:-[A-Z]{3})?)(?:\s+(?:[0-9*?LW#/,-]+|[A-Za-z]{3}(?:[-,][A-Za-z]{3})*)){4,5})(?:[\s`'\x22.,;?!]|$)", &["cron"]).accept(cron),
-            // "42 in binary": the number is data, "in binary" what is wanted (a mode's target).
-            Detector::new(r"(?i)(?:^|[\s:(])\d+\s+(?:(?:written|expressed|represented|converted|shown)\s+)?(?:in|to|into|as)\s+(?:binary|hex|hexadecimal|octal)\b", &["decimal", "number", "base"]).needs_that(any_digit).keeps_words(),
-            // A prefixed number says which base it is in: the source of a base conversion.
-            Detector::new(r"\b0[xX][0-9a-fA-F]+\b", &["number", "base", "hex"]).needs(&["0x"]),
-            Detector::new(r"\b0[bB][01]+\b", &["number", "base", "binary"]).needs(&["0b"]),
-            Detector::new(r"\b0[oO][0-7]+\b", &["number", "base", "octal"]).needs(&["0o"]),
-            Detector::new(r"\b1[0-9]{9}\b", &["timestamp"]).accept(not_bits).needs_that(any_digit),
-            // Thirteen digits: what `Date.now()` and Java's `currentTimeMillis` print.
-            Detector::new(r"\b[0-9]{13}\b", &["timestamp", "milliseconds"]).needs_that(any_digit),
-            // A MongoDB ObjectId: 24 hex digits whose first eight are a plausible creation time
-            // (2009-2037), which is what people ask of one.
-            Detector::new(r"\b[0-9a-fA-F]{24}\b", &["objectid"]).accept(object_id).needs_that(any_digit),
-            Detector::new(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?\b", &["timestamp", "date"]).needs(&["-"]),
-            Detector::new(r"&(?:[a-zA-Z]{2,8}|#\d{2,6}|#x[0-9a-fA-F]{2,6});", &["html", "entity"]).needs(&["&"]),
-            Detector::new(r"(?i)\bU\+[0-9A-F]{4,6}\b", &["unicode", "codepoint"]).needs(&["u+"]),
-            // A shortcode as chat apps and GitHub write emoji, ":tada:".
-            Detector::new(r"(?:^|\s):[a-z0-9_+-]*[a-z][a-z0-9_+-]*:(?:\s|$|[?.,!])", &["emoji"]).needs(&[":"]),
-            // A CSS colour: `rgb(…)`/`hsl(…)` and friends, or `#rrggbb` (`#rgb` with a letter,
-            // so an issue number "#123" is not one).
-            // The notation is the source of a colour conversion ("#ff6600 to rgb").
-            Detector::new(r"(?i)#(?:[0-9a-f]{8}|[0-9a-f]{6}|[0-9a-f]{3,4})\b", &["color", "hex"]).accept(css_color).needs(&["#"]),
-            Detector::new(r"(?i)\brgba?\s*\(\s*[\d.]+%?\s*[, ]\s*[\d.]+%?[^)\n]*\)", &["color", "rgb"]).needs(&["rgb"]),
-            Detector::new(r"(?i)\bhsla?\s*\(\s*[\d.]+%?\s*[, ]\s*[\d.]+%?[^)\n]*\)", &["color", "hsl"]).needs(&["hsl"]),
-            Detector::new(r"(?i)\b(?:hsv|hwb|cmyk|lab)\s*\(\s*[\d.]+%?\s*[, ]\s*[\d.]+%?[^)\n]*\)", &["color"]).needs(&["("]),
-            Detector::new(r"https?://[^\s'\x22]+", &["url"]).needs(&["http"]),
-            // The whole percent-encoded token: "hello%20world" leaves no words behind.
-            Detector::new(r"[^\s'\x22`]*%[0-9A-Fa-f]{2}[^\s'\x22`]*", &["url", "encode"]).needs(&["%"]),
-            Detector::new(r"(?is)\bselect\b.+\bfrom\b|\binsert\s+into\b|\bupdate\b.+\bset\b|\b(?:create|drop|alter)\s+table\b|\bdelete\s+from\b", &["sql"]).needs(&["select", "insert", "update", "create", "drop", "alter", "delete"]),
-            // Tags only HTML has make it HTML, not any XML (one-letter ones like `<a>` and `<b>`
-            // are as common in XML examples).
-            Detector::new(r"(?is)<(?:html|head|body|div|span|h[1-6]|script|style|ul|ol|table|img|br|em|strong|form|input|button|section|article|nav|footer|iframe|pre|code|label|select|textarea|a\s+href)\b[^<>]*>.*</[A-Za-z]\w*>", &["html"]).needs(&["<"]),
-            Detector::new(r"(?s)<\?xml.*|<([A-Za-z][\w:.-]*)[^<>]*>.*</([A-Za-z][\w:.-]*)>", &["xml"]).needs(&["<"]),
-            // A whole-text document, or an object (or array of objects) pasted among words: from its
-            // first key to the last closing bracket, so its numbers and keys are not read as words.
-            Detector::new(r"(?s)^\s*[\[{].*[\]}]\s*$|(?:\[\s*)?\{\s*\x22[^\x22]+\x22\s*:(?s:.*)[\]}]|\{\s*\x22[^\x22]+\x22\s*:", &["json"]).needs(&["[", "{"]),
-            Detector::new(r"(?:^|\s)/[^/\s][^/\n]*/[gimsuxy]*(?:\s|$|[?.,])", &["regex"]).needs(&["/"]),
-            // Anchored at both ends, "^[A-Z]{2}\d{6}$" is a regular expression.
-            Detector::new(r"(?:^|\s)\^\S+\$(?:\s|$|[?.,])", &["regex"]).needs(&["^"]),
-            Detector::new(r"(?i)\bauthorization:\s*basic\b", &["basic", "auth"]).needs(&["authorization"]),
-            Detector::new(r"\bMozilla/\d\.\d[^\n]*", &["user", "agent"]).needs(&["mozilla/"]),
-            Detector::new(r"(?:^|\s)\$(?:\.\.?[\w*]+|\[)[^\s]*", &["jsonpath"]).needs(&["$"]),
-            Detector::new(r"(?:^|\s)[-dlcbps][rwxsStT-]{9}(?:\s|$|[?.,])", &["chmod"]),
-            Detector::new(r"\b(?:\d{1,3}\.){3}\d{1,3}/\d{1,2}\b", &["ipv4", "subnet"]).needs(&["/"]),
-            Detector::new(r"\b(?:\d{1,3}\.){3}\d{1,3}\b", &["ipv4"]).needs(&["."]),
-            Detector::new(r"(?m)^\s*\[[\w.-]+\]\s*$(?s:.*)^\s*[\w-]+\s*=\s*\S", &["toml"]).needs(&["["]),
-            Detector::new(r"(?i)\b(?:http|status|error|returns?|response|code)\b[^\n]*\b[1-5][0-9]{2}\b|\b[1-5][0-9]{2}\b[^\n]*\b(?:status|error|code|response)\b", &["http", "status"]).needs_that(any_digit),
-            // Bare error codes are codes when they are the request's only numbers ("what does
-            // 418 mean", "401 vs 403"), not when other numbers stand beside them ("37 out of
-            // 412"). The match spans the request, so its words stay.
-            Detector::new(concat!(r"^\D*\b(?:", error_codes!(), r")\b(?:\D+\b(?:", error_codes!(), r")\b)*\D*$"), &["http", "status"]).needs_that(any_digit).keeps_words(),
-            Detector::new(r"(?:^|\s)\+\d[\d \-().]{6,18}\d\b", &["phone"]).needs(&["+"]),
-            Detector::new(r"\b(?:sin|cos|tan|sqrt|log|ln|exp)\s*\([^)\n]*\)(?:\s*[-+*/^%]\s*[\d.]+)*|\b\d+(?:\.\d+)?\s*[+*/^%]\s*\(?\d|\b\d+\s+-\s+\(?\d", &["math", "calculate"]).needs_that(digit_or_paren),
-            Detector::new(r"\b[MDCLXVI]{4,}\b", &["roman", "numeral"]).accept(roman).needs_that(roman_run),
-            Detector::new(r"(?m)^#{1,6} \S.*$|\*\*[^*\n]+\*\*|\[[^\]\n]+\]\([^)\s]+\)|(?m)^```", &["markdown"]).needs(&["#", "**", "[", "```"]),
-            Detector::new(r"(?m)^[^,\n]+(?:,[^,\n]*)+\n(?:[^,\n]*(?:,[^,\n]*)+\n?){1,}", &["csv"]).needs(&[","]),
-            Detector::new(r"(?m)^[A-Za-z_][\w-]*:(?:[ \t]+\S.*)?\n(?:(?:[ \t]+- |[ \t]*[A-Za-z_][\w-]*:|[ \t]+)\S.*\n?)+", &["yaml"]).needs(&[":"]),
-            Detector::new(r"\b[a-fA-F0-9]{64}\b|\b[a-fA-F0-9]{40}\b|\b[a-fA-F0-9]{32}\b", &["hash"]),
-            Detector::new(r"\b[0-9a-fA-F]{10,}\b", &["hex"]).accept(hex_bytes),
-            // Base64 of gzip data starts with the magic bytes 1f 8b 08.
-            Detector::new(r"\bH4sI[A-Za-z0-9+/]{8,}={0,2}", &["gzip", "base64"]).needs(&["h4si"]),
-            Detector::new(r"\b[A-Za-z0-9+/]{8,}={1,2}(?:\s|$|[,.;:!?)'\x22])|\b[A-Za-z0-9+/]*[0-9][A-Za-z0-9+/]*[A-Z][A-Za-z0-9+/]*[a-z][A-Za-z0-9+/]{8,}={0,2}", &["base64"]).accept(base64_like),
-        ]
-    })
 }
 
 /// Quoted payloads ('…', "…", `…`) are data, not words about the tool. A quote must open after
@@ -434,15 +118,6 @@ fn quoted() -> &'static Regex {
     })
 }
 
-/// The extensions people name files by (a regex alternation).
-const FILE_EXTENSIONS: &str = concat!(
-    "ya?ml|json[5l]?|ndjson|toml|xml|csv|tsv|txt|md|markdown|html?|s?css|[cm]?js|jsx|ts|tsx|",
-    "py|rs|go|java|kt|rb|php|c|h|cpp|hpp|cs|swift|sh|bash|zsh|ps1|sql|db|sqlite3?|log|",
-    "conf|cfg|ini|env|lock|proto|pem|der|crt|cer|csr|key|pub|p12|pfx|jks|png|jpe?g|gif|",
-    "svg|webp|ico|pdf|zip|gz|tgz|tar|bz2|xz|zst|lz4|7z|bin|plist|msgpack|cbor|wasm|",
-    "mp[34]|tf|tfvars|gradle|properties|xlsx?|docx?",
-);
-
 /// The files a request names, in order, each once: a word that looks like a file name (a known
 /// extension, as in `file_name`), or names a file that exists here (`Makefile`, `./run`).
 /// Quotes and punctuation around the word are not part of it.
@@ -450,7 +125,8 @@ pub fn named_files(request: &str) -> Vec<String> {
     static F: OnceLock<Regex> = OnceLock::new();
     let looks = F.get_or_init(|| {
         Regex::new(&format!(
-            r"(?i)^(?:[\w.~-]*/)*[\w~-][\w.-]*\.(?:{FILE_EXTENSIONS})$"
+            r"(?i)^(?:[\w.~-]*/)*[\w~-][\w.-]*\.(?:{})$",
+            data_file().words.file_extensions.join("|")
         ))
         .expect("valid file name pattern")
     });
@@ -480,7 +156,8 @@ fn file_name() -> &'static Regex {
     static F: OnceLock<Regex> = OnceLock::new();
     F.get_or_init(|| {
         Regex::new(&format!(
-            r"(?i)(?P<lead>^|[\s(\[,:=])(?:[\w.~-]*/)*[\w~-][\w.-]*\.(?P<ext>{FILE_EXTENSIONS})\b(?P<tail>$|[\s)\],.;:!?'\x22])"
+            r"(?i)(?P<lead>^|[\s(\[,:=])(?:[\w.~-]*/)*[\w~-][\w.-]*\.(?P<ext>{})\b(?P<tail>$|[\s)\],.;:!?'\x22])",
+            data_file().words.file_extensions.join("|")
         ))
         .expect("valid file name pattern")
     })
@@ -493,6 +170,8 @@ pub struct Scrubbed {
     pub concepts: Vec<&'static str>,
     /// The pasted data itself (samples and quoted text), in order of appearance.
     pub data: Vec<String>,
+    /// Values the request carries without naming them (a ten-digit time is in seconds).
+    pub values: Vec<&'static str>,
 }
 
 pub fn scrub(request: &str) -> Scrubbed {
@@ -502,26 +181,23 @@ pub fn scrub(request: &str) -> Scrubbed {
 fn scrub_gated(request: &str, gated: bool) -> Scrubbed {
     let mut text = request.to_string();
     let mut lower = text.to_ascii_lowercase();
-    let mut concepts = Vec::new();
+    let (mut concepts, mut values) = (Vec::new(), Vec::new());
     let mut data: Vec<(usize, String)> = Vec::new();
-    for d in detectors() {
+    for d in &data_file().detector {
         if gated && !d.may_match(&lower) {
             continue;
         }
         let found: Vec<(usize, usize)> = d
             .regex()
             .find_iter(&text)
-            .filter(|m| d.accept.is_none_or(|ok| ok(m.as_str().trim())))
+            .filter(|m| d.check.is_none_or(|ok| ok(m.as_str().trim())))
             .map(|m| (m.start(), m.end()))
             .collect();
         if found.is_empty() {
             continue;
         }
-        for c in d.concepts {
-            if !concepts.contains(c) {
-                concepts.push(*c);
-            }
-        }
+        add_new(&mut concepts, &d.concepts);
+        add_new(&mut values, &d.implies);
         data.extend(
             found
                 .iter()
@@ -557,11 +233,9 @@ fn scrub_gated(request: &str, gated: bool) -> Scrubbed {
     }
     if let Some((s, e, k)) = super::shifted::find(&text) {
         // Shifted English is a message to decipher: ROT13 when shifted by thirteen.
-        let named: &[&'static str] = if k == 13 { &["rot13"] } else { &["caesar"] };
-        for c in named {
-            if !concepts.contains(c) {
-                concepts.push(*c);
-            }
+        let named = if k == 13 { "rot13" } else { "caesar" };
+        if !concepts.contains(&named) {
+            concepts.push(named);
         }
         data.push((s, text[s..e].to_string()));
         text = format!("{} {}", &text[..s], &text[e..]);
@@ -586,6 +260,7 @@ fn scrub_gated(request: &str, gated: bool) -> Scrubbed {
     Scrubbed {
         text,
         concepts,
+        values,
         data: data
             .into_iter()
             .map(|(_, d)| d)
@@ -596,7 +271,79 @@ fn scrub_gated(request: &str, gated: bool) -> Scrubbed {
 
 #[cfg(test)]
 mod tests {
-    use super::{scrub, scrub_gated};
+    use super::{data_file, scrub, scrub_gated};
+
+    #[test]
+    fn every_detector_fires_on_its_positives_and_not_on_its_negatives() {
+        let data = data_file();
+        let mut kinds: Vec<&str> = data.detector.iter().map(|d| d.kind.as_str()).collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        assert_eq!(kinds.len(), data.detector.len(), "kinds are unique");
+        let mut failures = Vec::new();
+        for d in &data.detector {
+            // Compiles, or names the detector that does not.
+            let re = d.regex();
+            assert!(!d.positive.is_empty(), "{}: no positive example", d.kind);
+            let has_gate = d.gate.is_some() || d.check.is_some() || !d.any.is_empty();
+            assert!(
+                !has_gate || !d.negative.is_empty(),
+                "{}: no negative",
+                d.kind
+            );
+            assert!(d.any.iter().all(|n| *n == n.to_lowercase()), "{}", d.kind);
+            // Fired: its own pattern and check accept a match, and its concepts are found
+            // (another detector's concepts alone do not count).
+            let fires = |text: &str| {
+                let own = re
+                    .find_iter(text)
+                    .any(|m| d.check.is_none_or(|ok| ok(m.as_str().trim())));
+                let found = scrub(text).concepts;
+                own && d.concepts.iter().all(|c| found.contains(&c.as_str()))
+            };
+            for text in &d.positive {
+                if !fires(text) {
+                    failures.push(format!("{} misses {text:?}", d.kind));
+                }
+            }
+            for text in &d.negative {
+                let found = scrub(text).concepts;
+                if d.concepts.iter().all(|c| found.contains(&c.as_str())) {
+                    failures.push(format!("{} fires on {text:?}", d.kind));
+                }
+            }
+        }
+        assert!(failures.is_empty(), "{failures:#?}");
+    }
+
+    #[test]
+    fn word_lists_are_sorted_and_unique() {
+        let words = &data_file().words;
+        for (name, list) in [
+            ("nato", &words.nato),
+            ("caesar_common", &words.caesar_common),
+            ("caesar_asks", &words.caesar_asks),
+            ("file_extensions", &words.file_extensions),
+        ] {
+            // `shifted::common` searches its list by halves.
+            assert!(list.windows(2).all(|w| w[0] < w[1]), "{name}");
+        }
+        // Joined into regex alternations as they are.
+        assert!(
+            (words.nato.iter().chain(&words.file_extensions))
+                .all(|w| w.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
+        );
+    }
+
+    #[test]
+    fn a_time_in_seconds_or_milliseconds_carries_its_unit() {
+        assert_eq!(scrub("what date is 1700000000").values, ["seconds"]);
+        assert_eq!(
+            scrub("is 1718035200123 after 1700000000").values,
+            ["seconds", "milliseconds"]
+        );
+        assert!(scrub("sort these lines").values.is_empty());
+    }
 
     #[test]
     fn gates_never_skip_a_detector_that_would_match() {

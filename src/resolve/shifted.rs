@@ -1,36 +1,11 @@
 //! Recognising English written in a Caesar shift ("Wkh hdjoh kdv odqghg", ROT13's "Gur
 //! dhvpx oebja sbk"): pasted ciphertext is data, and that it is shifted English names the tool.
 
-/// Common English words, the ones a shifted message is most likely to hold. A request's own
-/// words are English, so only a run of words that are not English until shifted counts.
-const COMMON: &[&str] = &[
-    "the", "of", "and", "to", "in", "is", "you", "that", "it", "he", "was", "for", "on", "are",
-    "as", "with", "his", "they", "at", "be", "this", "have", "from", "or", "one", "had", "by",
-    "word", "but", "not", "what", "all", "were", "we", "when", "your", "can", "said", "there",
-    "use", "an", "each", "which", "she", "do", "how", "their", "if", "will", "up", "other",
-    "about", "out", "many", "then", "them", "these", "so", "some", "her", "would", "make", "like",
-    "him", "into", "time", "has", "look", "two", "more", "write", "go", "see", "no", "way",
-    "could", "people", "my", "than", "first", "been", "call", "who", "its", "now", "find", "long",
-    "down", "day", "did", "get", "come", "made", "may", "part", "over", "new", "after", "only",
-    "me", "our", "under", "very", "through", "just", "great", "where", "help", "before", "too",
-    "any", "same", "tell", "want", "well", "also", "here", "why", "ask", "went", "men", "read",
-    "need", "land", "home", "us", "move", "try", "kind", "hand", "again", "off", "play", "spell",
-    "away", "point", "world", "hello", "meet", "attack", "dawn", "secret", "message", "quick",
-    "brown", "fox", "jumps", "lazy", "dog", "eagle", "landed", "midnight", "password", "flag",
-    "code", "key", "send", "money", "tonight", "tomorrow", "noon", "bridge", "river", "north",
-    "south", "east", "west", "gate", "door", "enemy", "army", "retreat", "hold", "position",
-    "safe", "house", "night", "morning", "love", "never", "gonna", "give", "let", "run", "around",
-    "desert", "good", "bad", "yes", "top", "treasure", "buried", "old", "tree", "a", "test",
-];
-
-/// Words of a request about a message, which end it.
-const ASKS: &[&str] = &[
-    "decode", "decrypt", "decipher", "encode", "encrypt", "crack", "shift", "shifted", "cipher",
-    "caesar", "rot", "please", "brute", "force", "offset", "key", "using", "via",
-];
-
+/// A common English word (resolver/detectors.toml `caesar_common`): a request's own words are
+/// English, so only a run of words that are not English until shifted counts.
 fn common(word: &str) -> bool {
-    COMMON.contains(&word)
+    let common = &super::samples::data_file().words.caesar_common;
+    common.binary_search_by(|w| w.as_str().cmp(word)).is_ok()
 }
 
 /// `word` (lowercase ASCII letters) with each letter moved `k` places along the alphabet.
@@ -66,6 +41,7 @@ pub(super) fn find(text: &str) -> Option<(usize, usize, u8)> {
     if words.len() < 2 {
         return None;
     }
+    let asks = &super::samples::data_file().words.caesar_asks;
     let mut best: Option<(usize, usize, u8, usize)> = None;
     for k in 1..26u8 {
         let hits: Vec<usize> = (0..words.len())
@@ -101,7 +77,7 @@ pub(super) fn find(text: &str) -> Option<(usize, usize, u8)> {
         while last + 1 < words.len()
             && joined(last, last + 1)
             && !common(&words[last + 1].2)
-            && !ASKS.contains(&words[last + 1].2.as_str())
+            && !asks.contains(&words[last + 1].2)
         {
             last += 1;
         }
