@@ -17,25 +17,87 @@ use rustc_hash::FxHashMap;
 /// (top-1 93.8% at 0.1, 94.0% at 0.15, 94.2% at 0.2, 94.0% at 0.25 and 0.3, 93.5% at 0.5).
 pub(super) const WEIGHT: f64 = 0.2;
 
+/// Candidates ranked beyond the `top` asked for: a shown candidate whose folder vanished is
+/// skipped, and `modes::prefer_named` moves one entry up and another down.
+pub(super) const SLACK: usize = 4;
+
 /// Adds each candidate tool's fit to its entries' scores (scaled back into 0..1) and sorts by
-/// the result; the fits, by tool, for the features dump. Only the candidates shown are given,
-/// so only their tools' fits are computed.
-pub(super) fn rerank(index: &Index, q: &Query, scored: &mut [Scored]) -> FxHashMap<u32, f64> {
+/// the result; the fits, by tool, for the features dump.
+///
+/// Only the first `keep` after re-ranking are wanted: `scored` comes sorted by word score, and
+/// as a fit adds at most `WEIGHT`, the candidates are taken in that order until the next could
+/// no longer reach the `keep`-th re-ranked score. The rest are dropped, except those of tools
+/// whose fit is known anyway (the first tool's modes are all still there for
+/// `modes::prefer_named`). With ten thousand tools sharing the request's words, computing a
+/// centroid for every candidate tool was most of a `resolve`.
+pub(super) fn rerank(
+    index: &Index,
+    q: &Query,
+    scored: &mut Vec<Scored>,
+    keep: usize,
+) -> FxHashMap<u32, f64> {
     let request = request_vector(index, q);
     if request.is_empty() {
         return FxHashMap::default();
     }
     let idf = Idf::of(index);
     let mut fits: FxHashMap<u32, f64> = FxHashMap::default();
-    for s in scored.iter_mut() {
+    // The `keep` best re-ranked scores so far, smallest first.
+    let mut best: std::collections::BinaryHeap<std::cmp::Reverse<Ordered>> = Default::default();
+    let mut cut = scored.len();
+    for (at, s) in scored.iter_mut().enumerate() {
+        if best.len() >= keep.max(1) {
+            let kth = best.peek().map_or(f64::NEG_INFINITY, |r| r.0.0);
+            // A cosine is at most 1; the margin covers rounding.
+            let reach = (s.score + WEIGHT * (1.0 + 1e-9)) / (1.0 + WEIGHT) + 1e-9;
+            if reach < kth {
+                cut = at;
+                break;
+            }
+        }
         let tool = index.entries[s.entry].tool;
         let fit = *fits
             .entry(tool)
             .or_insert_with(|| cosine(&request, &centroid(index, tool, &idf), &idf));
         s.score = (s.score + WEIGHT * fit) / (1.0 + WEIGHT);
+        best.push(std::cmp::Reverse(Ordered(s.score)));
+        if best.len() > keep.max(1) {
+            best.pop();
+        }
+    }
+    let mut at = cut;
+    while at < scored.len() {
+        let s = &mut scored[at];
+        match fits.get(&index.entries[s.entry].tool) {
+            Some(fit) => {
+                s.score = (s.score + WEIGHT * fit) / (1.0 + WEIGHT);
+                at += 1;
+            }
+            None => {
+                scored.swap_remove(at);
+            }
+        }
     }
     scored.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.entry.cmp(&b.entry)));
     fits
+}
+
+/// An `f64` ordered by `total_cmp`, for the heap.
+#[derive(PartialEq)]
+struct Ordered(f64);
+
+impl Eq for Ordered {}
+
+impl PartialOrd for Ordered {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Ordered {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
 }
 
 /// Term weights as the word score has them (`score::idf`).

@@ -172,7 +172,16 @@ pub fn resolve(index: &Index, request: &str, opts: &Options) -> Resolution {
     let lone_word = scored
         .first()
         .is_some_and(|s| s.matched <= 1 && unknown >= 2);
-    let fits = fit::rerank(index, &q, &mut ranked);
+    // Only the candidates that can still be shown need their tool's fit; the features dump
+    // and `CMPX_RESOLVE_EXHAUSTIVE` (to check that this changes nothing) rank them all.
+    let exhaustive = std::env::var_os("CMPX_RESOLVE_FEATURES").is_some()
+        || std::env::var_os("CMPX_RESOLVE_EXHAUSTIVE").is_some();
+    let keep = if exhaustive {
+        usize::MAX
+    } else {
+        opts.top.max(1).saturating_add(fit::SLACK)
+    };
+    let fits = fit::rerank(index, &q, &mut ranked, keep);
     modes::prefer_named(index, &mut ranked, &mq);
     // When the fit puts another intent first, `cmpx do` would run what the word score did not
     // vouch for: offer it, do not act on it.
