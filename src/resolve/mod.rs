@@ -6,6 +6,7 @@ pub mod folders;
 pub mod index;
 mod lazy;
 pub mod learned;
+mod lexicon;
 mod modes;
 pub mod samples;
 mod score;

@@ -42,22 +42,6 @@ pub(super) const WEIGHTS: Weights = Weights {
     maker: 0.85,
 };
 
-/// Words of an intent that makes new values.
-const MAKES: &[&str] = &["generate", "create", "random", "make", "new"];
-/// Words of a request that asks for something new ("make" also makes things readable).
-const CREATES: &[&str] = &["generate", "create", "new", "issue"];
-/// Words of an intent that only reads what it is given (converting makes something).
-/// "identify" is left out of both lists: it folds to "id", which names what a generator makes.
-const ONLY_READS: &[&str] = &[
-    "analyze", "analyse", "detect", "parse", "decode", "inspect", "validate", "verify", "check",
-    "explain", "lookup", "info", "decrypt", "viewer",
-];
-/// Words of an intent that reads what it is given.
-const READS: &[&str] = &[
-    "analyze", "analyse", "detect", "parse", "decode", "inspect", "validate", "verify", "check",
-    "explain", "extract", "convert", "lookup", "info", "decrypt",
-];
-
 #[derive(Clone)]
 pub struct Query {
     /// Ordered terms of the request (samples and quotes removed).
@@ -299,13 +283,14 @@ fn prepare(q: &Query, index: &Index, ids: &TermIds) -> Prepared {
             Some((ids.get(t).copied(), *ids.get(o)?))
         })
         .collect();
-    let ids_of = |words: &[&str]| -> Vec<TermId> {
+    let ids_of = |words: &[String]| -> Vec<TermId> {
         words
             .iter()
             .filter_map(|w| ids.get(super::text::term(w).as_str()).copied())
             .collect()
     };
-    let (makes, creates) = (ids_of(MAKES), ids_of(CREATES));
+    let actions = &super::lexicon::get().actions;
+    let (makes, creates) = (ids_of(&actions.makes), ids_of(&actions.creates));
     // "when was this generated", "the created_at of this id": a past participle tells of
     // something already made, so only a word in another form asks for something new.
     let past: HashSet<String> = raw_words
@@ -331,9 +316,9 @@ fn prepare(q: &Query, index: &Index, ids: &TermIds) -> Prepared {
     } else {
         &makes
     });
-    let makes_new = asks_for(&creates).then(|| (ids_of(ONLY_READS), creates));
+    let makes_new = asks_for(&creates).then(|| (ids_of(&actions.only_reads), creates));
     let given = !q.concepts.is_empty() || q.marks.asks_about_given;
-    let reads_sample = (given && !asks_new).then(|| (makes, ids_of(READS)));
+    let reads_sample = (given && !asks_new).then(|| (makes, ids_of(&actions.reads)));
     let sampled = q
         .concepts
         .iter()

@@ -4,249 +4,6 @@ use rust_stemmers::{Algorithm, Stemmer};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-/// Words that carry no information about which tool is wanted, and the placeholder data people
-/// type unquoted ("base64 encode hello world", "foo bar"), which names no tool either.
-const STOP_WORDS: &[&str] = &[
-    "a",
-    "about",
-    "again",
-    "all",
-    "also",
-    "am",
-    "an",
-    "and",
-    "any",
-    "are",
-    "at",
-    "bar",
-    "baz",
-    "be",
-    "been",
-    "but",
-    "by",
-    "can",
-    "could",
-    "did",
-    "do",
-    "does",
-    "doing",
-    "each",
-    "foo",
-    "for",
-    "get",
-    "give",
-    "gives",
-    "got",
-    "has",
-    "have",
-    "hello",
-    "help",
-    "here",
-    "how",
-    "i",
-    "i'd",
-    "i'm",
-    "if",
-    "im",
-    "in",
-    "is",
-    "it",
-    "it's",
-    "its",
-    "just",
-    "kindly",
-    "let",
-    "lets",
-    "like",
-    "me",
-    "mine",
-    "my",
-    "need",
-    "needs",
-    "of",
-    "ok",
-    "on",
-    "or",
-    "our",
-    "please",
-    "pls",
-    "plz",
-    "quick",
-    "quickly",
-    "qux",
-    "really",
-    "should",
-    "show",
-    "so",
-    "some",
-    "someone",
-    "something",
-    "tell",
-    "than",
-    "thanks",
-    "that",
-    "the",
-    "their",
-    "them",
-    "then",
-    "there",
-    "these",
-    "they",
-    "thing",
-    "this",
-    "those",
-    "thx",
-    "up",
-    "us",
-    "use",
-    "using",
-    "very",
-    "via",
-    "wanna",
-    "want",
-    "was",
-    "way",
-    "we",
-    "were",
-    "what",
-    "what's",
-    "whats",
-    "which",
-    "will",
-    "with",
-    "world",
-    "would",
-    "you",
-    "your",
-];
-
-/// Words normalised to one spelling before stemming, so paraphrases meet on the same term.
-const SYNONYMS: &[(&str, &str)] = &[
-    ("into", "to"),
-    ("prettify", "pretty"),
-    ("prettyprint", "pretty"),
-    ("beautify", "pretty"),
-    ("beautifier", "pretty"),
-    ("indent", "pretty"),
-    ("indented", "pretty"),
-    ("readable", "pretty"),
-    ("reformat", "format"),
-    ("formatter", "format"),
-    ("minify", "minify"),
-    ("minified", "minify"),
-    ("compact", "minify"),
-    ("uglify", "minify"),
-    ("create", "generate"),
-    ("make", "generate"),
-    ("produce", "generate"),
-    ("new", "generate"),
-    ("generator", "generate"),
-    ("random", "generate"),
-    ("transform", "convert"),
-    ("turn", "convert"),
-    ("translate", "convert"),
-    ("converter", "convert"),
-    ("change", "convert"),
-    ("compare", "diff"),
-    ("comparison", "diff"),
-    ("difference", "diff"),
-    ("differences", "diff"),
-    ("strip", "remove"),
-    ("delete", "remove"),
-    ("erase", "remove"),
-    ("compute", "calculate"),
-    ("calc", "calculate"),
-    ("calculator", "calculate"),
-    ("digest", "hash"),
-    ("checksum", "checksum"),
-    ("inspect", "decode"),
-    ("examine", "decode"),
-    ("explain", "describe"),
-    ("meaning", "describe"),
-    ("means", "describe"),
-    ("mean", "describe"),
-    ("verify", "validate"),
-    ("validator", "validate"),
-    ("check", "validate"),
-    ("jwts", "jwt"),
-    ("yml", "yaml"),
-    ("b64", "base64"),
-    ("b32", "base32"),
-    ("b58", "base58"),
-    ("b85", "base85"),
-    ("a85", "ascii85"),
-    ("stylesheet", "css"),
-    ("stylesheets", "css"),
-    ("grab", "extract"),
-    ("hexadecimal", "hex"),
-    ("url", "url"),
-    ("uri", "url"),
-    ("urls", "url"),
-    ("guid", "uuid"),
-    ("guids", "uuid"),
-    ("md5sum", "md5"),
-    ("sha256sum", "sha256"),
-    ("epoch", "timestamp"),
-    ("unixtime", "timestamp"),
-    ("crontab", "cron"),
-    ("regexp", "regex"),
-    ("pwd", "password"),
-    ("passphrase", "password"),
-    ("qrcode", "qr"),
-    ("zip", "compress"),
-    ("unzip", "decompress"),
-    ("gunzip", "decompress"),
-    ("inflate", "decompress"),
-    ("deflate", "compress"),
-    ("encoding", "encode"),
-    ("ungzip", "decompress"),
-    ("uncompress", "decompress"),
-    ("unpack", "decompress"),
-    ("shrink", "minify"),
-    ("squash", "minify"),
-    ("smaller", "minify"),
-    ("multiline", "pretty"),
-    ("expand", "pretty"),
-    ("nicely", "pretty"),
-    ("flip", "reverse"),
-    ("backwards", "reverse"),
-    ("backward", "reverse"),
-    ("reversed", "reverse"),
-    ("different", "diff"),
-    ("differ", "diff"),
-    ("differs", "diff"),
-    ("identical", "diff"),
-    ("chars", "character"),
-    ("char", "character"),
-    ("letters", "character"),
-    ("alphabetize", "sort"),
-    ("alphabetise", "sort"),
-    ("alphabetical", "sort"),
-    ("alphabetically", "sort"),
-    ("sorted", "sort"),
-    ("dedupe", "duplicate"),
-    ("dedup", "duplicate"),
-    ("deduplicate", "duplicate"),
-    ("unescape", "unescape"),
-    ("caps", "uppercase"),
-    ("identifier", "id"),
-    ("keyed", "key"),
-    ("secrets", "secret"),
-    ("encoder", "encode"),
-    ("decoder", "decode"),
-    ("decoding", "decode"),
-    ("decompressing", "decompress"),
-    ("gzipped", "gzip"),
-    ("zipped", "compress"),
-    ("capitalise", "capitalize"),
-    ("colour", "color"),
-    ("colours", "color"),
-    ("normalise", "normalize"),
-    ("spreadsheet", "csv"),
-    ("lowercased", "lowercase"),
-    ("uppercased", "uppercase"),
-];
-
 fn stemmer() -> &'static Stemmer {
     static STEMMER: OnceLock<Stemmer> = OnceLock::new();
     STEMMER.get_or_init(|| Stemmer::create(Algorithm::English))
@@ -270,7 +27,8 @@ pub fn words(text: &str) -> Vec<String> {
 }
 
 pub fn is_stop_word(word: &str) -> bool {
-    STOP_WORDS.binary_search(&word).is_ok()
+    let stop = &super::lexicon::get().stop_words;
+    stop.binary_search_by(|w| w.as_str().cmp(word)).is_ok()
 }
 
 /// Synonyms keyed by the stem of the word, so every inflection of a synonym folds too
@@ -279,7 +37,7 @@ fn synonym_stems() -> &'static HashMap<String, String> {
     static MAP: OnceLock<HashMap<String, String>> = OnceLock::new();
     MAP.get_or_init(|| {
         let mut map = HashMap::new();
-        for (word, canon) in SYNONYMS {
+        for (word, canon) in &super::lexicon::get().synonyms {
             let canon = stemmer().stem(canon).into_owned();
             map.insert(word.to_string(), canon.clone());
             map.entry(stemmer().stem(word).into_owned())
@@ -305,35 +63,14 @@ pub fn term(word: &str) -> String {
     map.get(&stem).cloned().unwrap_or(stem)
 }
 
-/// Actions that undo each other. A request that asks for one and an intent whose own words
-/// name only the other ("encode" against "base64 decode", "make it readable" against a
-/// minifier) is evidence against that intent: the words match, the direction does not.
-const OPPOSITES: &[(&str, &str)] = &[
-    ("encode", "decode"),
-    ("encrypt", "decrypt"),
-    ("compress", "decompress"),
-    ("escape", "unescape"),
-    ("wrap", "unwrap"),
-    ("minify", "pretty"),
-    ("defang", "refang"),
-    ("uppercase", "lowercase"),
-    ("serialize", "deserialize"),
-    ("add", "remove"),
-    ("join", "split"),
-    ("obfuscate", "deobfuscate"),
-];
-
-/// Opposites that tell a tool's modes apart but not tools: "generate" is also what "make",
-/// "create" and "new" fold to ("make it readable"), too broad to count against a whole tool.
-const MODE_OPPOSITES: &[(&str, &str)] = &[("generate", "validate")];
-
 /// The opposite of a term, both ways round (terms as `term` spells them); `modes` adds the
 /// opposites that only tell a tool's modes apart.
 pub fn opposite(t: &str, modes: bool) -> Option<&'static str> {
     type Maps = [HashMap<String, String>; 2];
     static MAPS: OnceLock<Maps> = OnceLock::new();
     let maps = MAPS.get_or_init(|| {
-        let build = |lists: &[&[(&str, &str)]]| {
+        let lex = super::lexicon::get();
+        let build = |lists: &[&[(String, String)]]| {
             let mut map = HashMap::new();
             for (a, b) in lists.iter().copied().flatten() {
                 map.insert(term(a), term(b));
@@ -341,80 +78,13 @@ pub fn opposite(t: &str, modes: bool) -> Option<&'static str> {
             }
             map
         };
-        [build(&[OPPOSITES]), build(&[OPPOSITES, MODE_OPPOSITES])]
+        [
+            build(&[&lex.opposites]),
+            build(&[&lex.opposites, &lex.mode_opposites]),
+        ]
     });
     maps[modes as usize].get(t).map(String::as_str)
 }
-
-/// Multi-word expressions rewritten before splitting, so they count as the one idea they are.
-const PHRASES: &[(&str, &str)] = &[
-    ("->", " to "),
-    ("=>", " to "),
-    ("\u{2192}", " to "),
-    ("regular expressions", " regex "),
-    ("regular expression", " regex "),
-    ("comma separated values", " csv "),
-    ("comma-separated values", " csv "),
-    ("comma separated", " csv "),
-    ("comma-separated", " csv "),
-    ("tab separated", " tsv "),
-    ("tab-separated", " tsv "),
-    ("how many", " count "),
-    // "the mean of these numbers" is an average; "what does it mean" is not.
-    ("mean of", " average of "),
-    ("mean and", " average and "),
-    ("std dev", " standard deviation "),
-    ("number of", " count "),
-    ("back to front", " reverse "),
-    ("get rid of", " remove "),
-    // A list of records is what JSON calls an array of objects, not a list of lines.
-    ("list of objects", " array of objects "),
-    ("list of dicts", " array of objects "),
-    ("list of dictionaries", " array of objects "),
-    ("list of records", " array of objects "),
-    ("list of maps", " array of objects "),
-    ("list of hashes", " array of objects "),
-    ("how far apart", " distance "),
-    ("how close", " similar "),
-    ("got rid of", " remove "),
-    ("upside down", " reverse "),
-    // Flipping bits is inverting them, not reversing their order.
-    ("flip every bit", " invert bits "),
-    ("flip all bits", " invert bits "),
-    ("flip all the bits", " invert bits "),
-    ("flip the bits", " invert bits "),
-    ("human readable", " pretty "),
-    ("human-readable", " pretty "),
-    ("one line", " minify "),
-    ("single line", " minify "),
-    ("look nice", " pretty "),
-    ("looks nice", " pretty "),
-    ("lay it out", " pretty "),
-    ("lay out", " pretty "),
-    // Number bases and notations people name instead of the tool's word for them.
-    ("base 10", " decimal "),
-    ("base-10", " decimal "),
-    ("base 16", " hex "),
-    ("base-16", " hex "),
-    ("base 2 ", " binary "),
-    ("base 8", " octal "),
-    ("ones and zeros", " binary "),
-    ("ones and zeroes", " binary "),
-    ("dots and dashes", " morse "),
-    ("capital letters", " uppercase "),
-    ("all caps", " uppercase "),
-    ("small letters", " lowercase "),
-    ("code points", " codepoint "),
-    ("code point", " codepoint "),
-    ("bearer token", " jwt "),
-    ("access token", " jwt "),
-    ("id token", " jwt "),
-    ("json web token", " jwt "),
-    ("line breaks", " newline "),
-    ("line break", " newline "),
-    ("byte order", " endianness "),
-    ("byte-order", " endianness "),
-];
 
 fn two_for_to() -> &'static regex::Regex {
     static RE: OnceLock<regex::Regex> = OnceLock::new();
@@ -436,7 +106,7 @@ pub fn terms(text: &str) -> Vec<String> {
 /// a new one: after "when" (or "what time", "what date"), the past forms that would fold to
 /// "generate" become "timestamp".
 fn asks_when_made(words: &mut [String]) {
-    const MADE: &[&str] = &["created", "generated", "made", "issued", "minted"];
+    let made = &super::lexicon::get().actions.made;
     let asked = words.iter().position(|w| w == "when").or_else(|| {
         words
             .windows(2)
@@ -447,7 +117,7 @@ fn asks_when_made(words: &mut [String]) {
         return;
     };
     for w in &mut words[when + 1..] {
-        if MADE.contains(&w.as_str()) {
+        if made.contains(w) {
             *w = "timestamp".to_string();
         }
     }
@@ -497,7 +167,7 @@ pub fn marks(text: &str) -> Marks {
 fn phrase(after: &[String], past_article: bool) -> impl Iterator<Item = String> + '_ {
     after
         .iter()
-        .skip_while(move |w| past_article && DETERMINERS.contains(&w.as_str()))
+        .skip_while(move |w| past_article && super::lexicon::get().marks.determiners.contains(w))
         .take_while(|w| in_phrase(w))
         .take(MARKED_WORDS)
         .map(|w| term(w))
@@ -505,19 +175,13 @@ fn phrase(after: &[String], past_article: bool) -> impl Iterator<Item = String> 
 
 /// Whether a word can be part of a marked phrase: not a stop word nor another marker.
 fn in_phrase(w: &str) -> bool {
-    !is_stop_word(w) && !MARKERS.contains(&w)
+    let marks = &super::lexicon::get().marks;
+    !is_stop_word(w) && !marks.targets.iter().chain(&marks.sources).any(|m| m == w)
 }
-
-const MARKERS: &[&str] = &["in", "to", "into", "as", "from"];
 
 /// At most this many words after a marker are marked: "to snake_case", "as shift_jis bytes"
 /// (the train split's mode choices were flat from 3 to 6 words, one fewer at 2).
 const MARKED_WORDS: usize = 3;
-
-/// Words that may stand between a marker and what it marks ("into a real url").
-const DETERMINERS: &[&str] = &[
-    "a", "an", "the", "my", "our", "your", "its", "their", "this", "that", "these", "those", "some",
-];
 
 /// See [`marks`].
 #[derive(Debug, Default, Clone)]
@@ -529,16 +193,17 @@ pub struct Marks {
     pub asks_about_given: bool,
 }
 
-/// Lowercased, with "json2yaml" spelt out and multi-word expressions folded (`PHRASES`).
+/// Lowercased, with "json2yaml" spelt out and multi-word expressions folded (the lexicon's
+/// phrases and the tools' own).
 fn normalised(text: &str) -> String {
     let mut text = text.to_lowercase();
     // "json2yaml", "yml2json": the digit stands for "to".
     if text.contains('2') {
         text = two_for_to().replace_all(&text, "$1 to $2").into_owned();
     }
-    for (from, to) in PHRASES {
-        if text.contains(from) {
-            text = text.replace(from, to);
+    for (from, to) in &super::lexicon::get().phrases {
+        if text.contains(from.as_str()) {
+            text = text.replace(from.as_str(), &format!(" {to} "));
         }
     }
     text
@@ -568,13 +233,6 @@ mod tests {
             opposite(&term("create"), true),
             Some(term("validate").as_str())
         );
-    }
-
-    #[test]
-    fn stop_words_are_sorted_for_binary_search() {
-        let mut sorted = STOP_WORDS.to_vec();
-        sorted.sort_unstable();
-        assert_eq!(sorted, STOP_WORDS);
     }
 
     #[test]

@@ -12,6 +12,7 @@
 use crate::ctp::{Example, ToolDefinition};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -33,6 +34,27 @@ pub struct Contract {
     /// Worked examples beyond the definition's own `example`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub examples: Vec<Example>,
+    /// How people ask for this tool in words its patterns do not hold, for the resolver.
+    #[serde(default, skip_serializing_if = "Resolve::is_empty")]
+    pub resolve: Resolve,
+}
+
+/// The tool's own phrasing knowledge, kept with the tool instead of in the resolver's global
+/// rules: multi-word expressions its requests use, each read as what the tool calls it
+/// ("dots and dashes" is "morse"). The resolver applies them to every request, as it does
+/// the general expressions in resolver/lexicon.toml; a test holds each right-hand side to
+/// words the tool's own patterns, name or summary use.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Resolve {
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub phrases: BTreeMap<String, String>,
+}
+
+impl Resolve {
+    fn is_empty(&self) -> bool {
+        self.phrases.is_empty()
+    }
 }
 
 /// When a tool's output is random.
