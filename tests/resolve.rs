@@ -218,6 +218,55 @@ fn resolve_reads_samples_typos_and_direction() {
     }
 }
 
+/// The request's own values choose the mode and fill the choice: a 10-digit time is seconds
+/// (the general intent, whose `auto` unit reads it so), 13 digits are milliseconds, and a named
+/// algorithm is that algorithm, never a mode fixing another one.
+#[test]
+fn values_in_the_request_choose_the_mode_and_fill_the_choice() {
+    let mut t = exported();
+    for (request, pattern, command) in [
+        (
+            "convert unix timestamp 1700000000 to a date",
+            "timestamp converter",
+            "cmpx run timestamp-converter --input=1700000000",
+        ),
+        (
+            "what date is 1700000000123",
+            "milliseconds to date",
+            "cmpx run timestamp-converter --input=1700000000123 --unit=milliseconds",
+        ),
+        (
+            "SHA-256 of report.pdf",
+            "hash generator",
+            "cmpx run hash-generator --input=@report.pdf",
+        ),
+        (
+            "md5 of setup.iso",
+            "md5",
+            "cmpx run hash-generator --input=@setup.iso --algorithm=md5",
+        ),
+        (
+            "sha384 of file.bin",
+            "hash generator",
+            "cmpx run hash-generator --input=@file.bin --algorithm=sha384",
+        ),
+        (
+            "sha3-256 hash of 'abc'",
+            "hash generator",
+            "cmpx run hash-generator --input=abc --algorithm=sha3-256",
+        ),
+    ] {
+        let doc = t.args(["resolve", request]).run().json();
+        let best = &doc["candidates"][0];
+        assert_eq!(best["intent"]["pattern"], pattern, "{request}: {doc}");
+        assert_eq!(best["command"], command, "{request}: {doc}");
+    }
+    // `cmpx do` fills the named option as `resolve` writes it.
+    let doc = t.args(["do", "--dry-run", "sha384 of 'abc'"]).run().json();
+    let argv = doc["data"]["argv"].to_string();
+    assert!(argv.contains("--algorithm=sha384"), "{doc}");
+}
+
 /// A tool with one mode beside its general intent, whose label names both actions ("bcrypt
 /// hash & verify"): the label's words are no evidence for the general intent, so the request
 /// that asks to verify gets the verify mode, and the one that asks to hash does not. (A word a

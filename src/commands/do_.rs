@@ -115,7 +115,8 @@ fn split_request(words: &[String]) -> (String, Vec<String>) {
 
 /// Data pasted into the request ("what date is 1700000000", "sha256 of 'abc'") fills the intent's
 /// one missing required parameter, when there is exactly one of each; anything less clear-cut is
-/// left to the caller, who gets the usual "missing parameter" error.
+/// left to the caller, who gets the usual "missing parameter" error. An option the request
+/// names fills its choice parameter.
 fn fill_from_request(
     intent: &crate::cmp::Intent,
     request: &str,
@@ -130,6 +131,11 @@ fn fill_from_request(
     let data = crate::resolve::samples::scrub(request).data;
     if let ([name], [value]) = (missing.as_slice(), data.as_slice()) {
         args.insert((*name).clone(), serde_json::Value::String(value.clone()));
+    }
+    // The option the request names ("sha384 of …"), as `cmpx resolve` writes it in.
+    for (name, option) in crate::resolve::values::fill(&intent.params, request) {
+        args.entry(name)
+            .or_insert(serde_json::Value::String(option));
     }
 }
 

@@ -203,6 +203,7 @@ const DATA_CHARS: usize = 120;
 struct Filling {
     files: Vec<String>,
     data: Vec<String>,
+    request: String,
 }
 
 impl Filling {
@@ -214,7 +215,11 @@ impl Filling {
             .into_iter()
             .filter(|d| !files.iter().any(|f| d.trim_start_matches('@') == f))
             .collect();
-        Filling { files, data }
+        Filling {
+            files,
+            data,
+            request: request.to_string(),
+        }
     }
 
     /// The values for `c`'s parameters, by name: each named file for the next parameter that
@@ -267,6 +272,10 @@ impl Filling {
                 value.clone()
             };
             values.insert((*name).clone(), Value::String(value));
+        }
+        // "sha384 of file.bin": the option the request names, where the intent leaves it open.
+        for (name, option) in resolve::values::fill(specs, &self.request) {
+            values.entry(name).or_insert(Value::String(option));
         }
         values
     }

@@ -2,7 +2,7 @@
 //! stamp so that a rebuild (after an install) re-reads only the folders that changed, and a
 //! cold build reads folders in parallel.
 
-use super::text;
+use super::{text, values};
 use crate::cmp::registry::{self, Skipped};
 use crate::cmp::{Capability, Manifest};
 use serde::{Deserialize, Serialize};
@@ -26,6 +26,9 @@ pub struct Prepared {
     pub modes: bool,
     pub weak: Vec<String>,
     pub intents: Vec<Vec<Tokens>>,
+    /// The tool's choice parameters, and what each intent's command fixes of them.
+    pub choices: Vec<values::Choice>,
+    pub fixed: Vec<Vec<(u32, u32)>>,
 }
 
 /// A pattern's terms, plus its two words written as one ("upper case" → "uppercase",
@@ -46,6 +49,7 @@ fn pattern(p: &str, out: &mut Vec<Tokens>) {
 }
 
 pub fn prepare(m: &Manifest, cap: &Capability) -> Prepared {
+    let choices = values::choices(cap);
     let mut weak = text::terms(&m.name.replace(['-', '_'], " "));
     weak.extend(text::terms(&m.summary));
     weak.extend(text::terms(&m.domain));
@@ -78,6 +82,12 @@ pub fn prepare(m: &Manifest, cap: &Capability) -> Prepared {
                 out
             })
             .collect(),
+        fixed: cap
+            .intents
+            .iter()
+            .map(|i| values::fixed(&i.command, &choices))
+            .collect(),
+        choices,
     }
 }
 

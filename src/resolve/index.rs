@@ -18,7 +18,7 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
-const FORMAT: u32 = 10;
+const FORMAT: u32 = 11;
 
 pub type TermId = u32;
 
@@ -44,6 +44,9 @@ pub struct ToolInfo {
     /// others are its modes, so they are one decision, not rivals.
     #[serde(default)]
     pub modes: bool,
+    /// Its choice parameters (see `values`).
+    #[serde(default)]
+    pub choices: Vec<super::values::Choice>,
 }
 
 /// One intent of one tool.
@@ -55,6 +58,9 @@ pub struct Entry {
     /// How many of the patterns (the last ones) are learned phrasings, not the contract's.
     #[serde(default)]
     pub learned: u32,
+    /// The options of the tool's choices its command fixes (choice, option).
+    #[serde(default)]
+    pub fixed: Vec<(u32, u32)>,
 }
 
 impl Fits for ToolInfo {
@@ -207,6 +213,7 @@ impl Builder {
             builtin,
             weak,
             modes: p.modes,
+            choices: p.choices.clone(),
         });
         let learned = self.learned.remove(&p.name).unwrap_or_default();
         for (i, intent) in p.intents.iter().enumerate() {
@@ -227,6 +234,7 @@ impl Builder {
                 intent: i as u32,
                 patterns,
                 learned,
+                fixed: p.fixed.get(i).cloned().unwrap_or_default(),
             });
         }
     }

@@ -14,6 +14,7 @@ mod shifted;
 pub mod stamp;
 pub mod text;
 pub mod timing;
+pub mod values;
 
 use crate::cmp::ParamSpec;
 use index::Index;
@@ -103,6 +104,8 @@ pub fn query(text: &str) -> score::Query {
         concepts: scrubbed.concepts.iter().map(|c| text::term(c)).collect(),
         raw: text.to_string(),
         marks: text::marks(&scrubbed.text),
+        written: values::distinctive(&scrubbed.text),
+        implied: scrubbed.values.iter().map(|v| values::spelling(v)).collect(),
     }
 }
 

@@ -32,6 +32,19 @@ const REMAKES: f64 = 2.0;
 /// Telling weight against a mode named by the form a pasted sample is already in (see
 /// `sample_forms`): as much as a request's target naming the mode's source.
 const SAMPLE_FORM: f64 = 1.0;
+/// Telling weight of a mode that fixes a value the request names ("md5 of …"), and against
+/// one that fixes another value of the same choice: as much as stating a pattern whole.
+const VALUE: f64 = 1.5;
+
+/// How the entry's fixed values meet the values the request names or implies (`values`).
+fn values_agree(index: &Index, e: &Entry, q: &Query) -> i32 {
+    if e.fixed.is_empty() {
+        return 0;
+    }
+    let choices = &index.tools[e.tool as usize].choices;
+    let named = super::values::named(choices, &q.written, &q.implied);
+    super::values::agreement(&e.fixed, &named)
+}
 
 /// Each mode entry of the first candidate's tool, with the weight of the request's terms that
 /// only some of the tool's modes use: a word every mode uses ("url" for url-encoder) tells
@@ -101,7 +114,8 @@ fn telling(index: &Index, scored: &[Scored], q: &Query) -> Vec<Telling> {
             let way = direction(index, entry, &marks)
                 - OPPOSED * contradicts(index, entry, &opposed)
                 + WHOLE * names_whole(index, entry, &typed, &df, total) as u8 as f64
-                - SAMPLE_FORM * makes_form(index, entry, &forms, &typed) as u8 as f64;
+                - SAMPLE_FORM * makes_form(index, entry, &forms, &typed) as u8 as f64
+                + VALUE * values_agree(index, entry, q) as f64;
             Telling {
                 at,
                 weight: v.iter().map(idf).sum::<f64>() + way,
@@ -344,7 +358,12 @@ pub(super) fn prefer_named(index: &Index, scored: &mut [Scored], q: &Query) -> O
     let modes = ranked_telling(index, scored, q);
     let best_at = modes.first()?.at;
     let lead = telling_lead(&modes);
-    let named = if lead >= TELLING_LEAD {
+    // A mode that fixes another value than the one asked for is never meant: the general
+    // intent takes the value as a parameter.
+    let refused = values_agree(index, &index.entries[scored[best_at].entry], q) < 0;
+    let named = if refused {
+        false
+    } else if lead >= TELLING_LEAD {
         scored[best_at].own >= MODE_MIN / 2.0
     } else {
         // No telling word decides: the modes' own scores may, among the tied.
@@ -362,6 +381,14 @@ pub(super) fn prefer_named(index: &Index, scored: &mut [Scored], q: &Query) -> O
 /// after 1" scores natural sort first; the words that tell the sorts apart name numeric sort).
 /// `None` when no other mode is clearly named.
 fn overrule(index: &Index, scored: &mut [Scored], q: &Query) -> Option<Choice> {
+    let first = &index.entries[scored[0].entry];
+    if values_agree(index, first, q) < 0 {
+        // It fixes another value than the one asked for: the general intent takes its place.
+        let general = index.entries_of(first.tool).start;
+        let at = scored.iter().position(|s| s.entry == general)?;
+        promote(scored, at, 0.0);
+        return Some(Choice::General { telling: 0.0 });
+    }
     let modes = ranked_telling(index, scored, q);
     let best = modes.first()?;
     if best.at == 0 {
@@ -444,8 +471,11 @@ fn lone_mode(index: &Index, scored: &mut [Scored], q: &Query) -> Option<Choice> 
             - OPPOSED * contradicts(index, entry, &opposed)
     };
     let remakes = REMAKES * remakes_sample(index, &index.entries[general], q, &typed) as u8 as f64;
-    let lead = weigh(mode, &of_mode, &of_general) - weigh(general, &of_general, &of_mode) + remakes;
-    if lead < TELLING_LEAD || scored[at].own < MODE_MIN / 2.0 {
+    let agree = values_agree(index, &index.entries[mode], q);
+    let lead = weigh(mode, &of_mode, &of_general) - weigh(general, &of_general, &of_mode)
+        + remakes
+        + VALUE * agree as f64;
+    if agree < 0 || lead < TELLING_LEAD || scored[at].own < MODE_MIN / 2.0 {
         return Some(Choice::General {
             telling: lead.max(0.0),
         });

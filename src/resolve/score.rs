@@ -52,6 +52,10 @@ pub struct Query {
     pub raw: String,
     /// What the request names as wanted and as given (samples removed), for choosing a mode.
     pub marks: super::text::Marks,
+    /// The distinctive values it writes out and those its data implies (see `values`), for
+    /// choosing a mode by the value it fixes.
+    pub written: Vec<String>,
+    pub implied: Vec<String>,
 }
 
 /// One distinct request term: its weight and the vocabulary terms it matches, with credit.
