@@ -498,26 +498,49 @@ fn f_measure(cov_pattern: f64, cov_query: f64) -> f64 {
 
 /// How well `terms` (a pattern, or the weak terms) match the query, and which query terms
 /// they account for (a bit per query term, with its credit).
+#[cfg(test)]
 struct Match {
     score: f64,
     cov_q: f64,
     credit: Vec<f64>,
 }
 
+/// One pattern's `Match`; scoring itself goes through `score_into`, with a shared buffer.
+#[cfg(test)]
 fn score_terms(terms: &[TermId], q: &Prepared, ordered: bool) -> Match {
-    // Most patterns share nothing with a request; say so without allocating.
+    let mut credit = vec![0.0; q.terms.len()];
+    match score_into(terms, q, ordered, &mut credit) {
+        Some((score, cov_q)) => Match {
+            score,
+            cov_q,
+            credit,
+        },
+        // Most patterns share nothing with a request.
+        None => Match {
+            score: 0.0,
+            cov_q: 0.0,
+            credit: Vec::new(),
+        },
+    }
+}
+
+/// `score_terms` writing the credits into `credit` (zeroed here, one slot per query term):
+/// the score and coverage, or none when the terms share nothing with the request. An entry
+/// reuses one buffer for all its patterns instead of a vector for each.
+fn score_into(
+    terms: &[TermId],
+    q: &Prepared,
+    ordered: bool,
+    credit: &mut [f64],
+) -> Option<(f64, f64)> {
     let touches = q
         .terms
         .iter()
         .any(|qt| qt.matches.iter().any(|(v, _)| terms.contains(v)));
     if !touches {
-        return Match {
-            score: 0.0,
-            cov_q: 0.0,
-            credit: Vec::new(),
-        };
+        return None;
     }
-    let mut credit = vec![0.0; q.terms.len()];
+    credit.fill(0.0);
     // A pattern is a handful of terms: sorted on the stack, not in a fresh vector (at ten
     // thousand installed tools that share words this ran a million times per request).
     let mut buf = [0 as TermId; 32];
@@ -585,11 +608,7 @@ fn score_terms(terms: &[TermId], q: &Prepared, ordered: bool) -> Match {
         let order = lcs(terms, &q.order) as f64 / terms.len() as f64;
         score *= 0.85 + 0.15 * order;
     }
-    Match {
-        score,
-        cov_q,
-        credit,
-    }
+    Some((score, cov_q))
 }
 
 /// The entry's score, and the part its own patterns earn (without the tool-wide weak terms,
@@ -597,40 +616,49 @@ fn score_terms(terms: &[TermId], q: &Prepared, ordered: bool) -> Match {
 fn score_entry(e: &Entry, weak: &[TermId], q: &Prepared, raw: &str) -> (f64, f64, f64, f64) {
     let mut declared_best = 0.0f64;
     let mut learned_best = 0.0f64;
-    let mut best = Match {
-        score: 0.0,
-        cov_q: 0.0,
-        credit: Vec::new(),
+    // The best pattern's score and coverage of the request.
+    let (mut best_score, mut best_cov) = (0.0f64, 0.0f64);
+    // The union of the patterns' credits and one pattern's, on the stack for a usual request
+    // (an entry is scored for every installed intent sharing a word with the request).
+    let n = q.terms.len();
+    let mut stack = [0.0f64; 2 * 48];
+    let mut heap = Vec::new();
+    let buffers: &mut [f64] = if 2 * n <= stack.len() {
+        &mut stack[..2 * n]
+    } else {
+        heap.resize(2 * n, 0.0);
+        &mut heap
     };
-    let mut union = vec![0.0; q.terms.len()];
+    let (union, credit) = buffers.split_at_mut(n);
     let mut strong = 0usize;
     let declared = e.patterns.len().saturating_sub(e.learned as usize);
     for (at, p) in e.patterns.iter().enumerate() {
-        let mut m = match p {
-            Pattern::Terms(ts) => score_terms(ts, q, true),
+        let (mut score, cov_q) = match p {
+            Pattern::Terms(ts) => match score_into(ts, q, true, credit) {
+                Some(m) => {
+                    for (u, c) in union.iter_mut().zip(credit.iter()) {
+                        *u = f64::max(*u, *c);
+                    }
+                    m
+                }
+                None => (0.0, 0.0),
+            },
             Pattern::Regex(re) => {
                 let hit = pattern_matches(re, raw);
-                Match {
-                    score: if hit { WEIGHTS.regex } else { 0.0 },
-                    cov_q: 0.0,
-                    credit: Vec::new(),
-                }
+                (if hit { WEIGHTS.regex } else { 0.0 }, 0.0)
             }
         };
         if at >= declared {
-            m.score *= WEIGHTS.learned;
-            learned_best = learned_best.max(m.score);
+            score *= WEIGHTS.learned;
+            learned_best = learned_best.max(score);
         } else {
-            declared_best = declared_best.max(m.score);
+            declared_best = declared_best.max(score);
         }
-        for (u, c) in union.iter_mut().zip(&m.credit) {
-            *u = f64::max(*u, *c);
-        }
-        if m.score >= 0.5 {
+        if score >= 0.5 {
             strong += 1;
         }
-        if m.score > best.score {
-            best = m;
+        if score > best_score {
+            (best_score, best_cov) = (score, cov_q);
         }
     }
     // Patterns that each explain a different part of the request ("create a jwt … signed with
@@ -639,18 +667,18 @@ fn score_entry(e: &Entry, weak: &[TermId], q: &Prepared, raw: &str) -> (f64, f64
     let union_cov = if total > 0.0 {
         q.terms
             .iter()
-            .zip(&union)
+            .zip(union.iter())
             .map(|(t, c)| t.weight * c)
             .sum::<f64>()
             / total
     } else {
         0.0
     };
-    let breadth = 0.25 * (union_cov - best.cov_q).max(0.0);
+    let breadth = 0.25 * (union_cov - best_cov).max(0.0);
     // Several patterns agreeing is a little more evidence than one.
     let agreement = 0.02 * (strong.saturating_sub(1).min(3)) as f64;
-    let weak = WEIGHTS.weak * score_terms(weak, q, false).score;
-    let best = best.score + breadth;
+    let weak = WEIGHTS.weak * score_into(weak, q, false, credit).map_or(0.0, |m| m.0);
+    let best = best_score + breadth;
     (
         (0.92 * best.max(weak) + agreement + 0.05 * best.min(weak)).min(1.0),
         best,
@@ -794,7 +822,11 @@ mod tests {
 
     /// `score_terms` and `lcs` as they were written first (a hash map of credits, a vector
     /// per row), to check that their allocation-free forms give the very same bits.
-    fn reference(terms: &[super::TermId], q: &super::Prepared, ordered: bool) -> (u64, u64) {
+    fn reference(
+        terms: &[super::TermId],
+        q: &super::Prepared,
+        ordered: bool,
+    ) -> (f64, f64, Vec<f64>) {
         use std::collections::HashMap;
         let mut credit = vec![0.0; q.terms.len()];
         let mut uniq = terms.to_vec();
@@ -852,11 +884,63 @@ mod tests {
             }
             score *= 0.85 + 0.15 * (prev[b.len()] as f64 / terms.len() as f64);
         }
-        (score.to_bits(), cov_q.to_bits())
+        (score, cov_q, credit)
+    }
+
+    /// `score_entry` as it was written first, on `reference`.
+    fn reference_entry(e: &super::Entry, weak: &[super::TermId], q: &super::Prepared) -> [u64; 4] {
+        let (mut declared_best, mut learned_best) = (0.0f64, 0.0f64);
+        let (mut best, mut best_cov) = (0.0f64, 0.0f64);
+        let mut union = vec![0.0; q.terms.len()];
+        let mut strong = 0usize;
+        let declared = e.patterns.len().saturating_sub(e.learned as usize);
+        for (at, p) in e.patterns.iter().enumerate() {
+            let (mut score, cov_q, credit) = match p {
+                super::Pattern::Terms(ts) => reference(ts, q, true),
+                super::Pattern::Regex(_) => (0.0, 0.0, Vec::new()),
+            };
+            if at >= declared {
+                score *= super::WEIGHTS.learned;
+                learned_best = learned_best.max(score);
+            } else {
+                declared_best = declared_best.max(score);
+            }
+            for (u, c) in union.iter_mut().zip(&credit) {
+                *u = f64::max(*u, *c);
+            }
+            if score >= 0.5 {
+                strong += 1;
+            }
+            if score > best {
+                (best, best_cov) = (score, cov_q);
+            }
+        }
+        let total: f64 = q.terms.iter().map(|t| t.weight).sum();
+        let union_cov = if total > 0.0 {
+            q.terms
+                .iter()
+                .zip(&union)
+                .map(|(t, c)| t.weight * c)
+                .sum::<f64>()
+                / total
+        } else {
+            0.0
+        };
+        let breadth = 0.25 * (union_cov - best_cov).max(0.0);
+        let agreement = 0.02 * (strong.saturating_sub(1).min(3)) as f64;
+        let weak = super::WEIGHTS.weak * reference(weak, q, false).0;
+        let best = best + breadth;
+        [
+            (0.92 * best.max(weak) + agreement + 0.05 * best.min(weak)).min(1.0),
+            best,
+            declared_best.max(weak),
+            learned_best,
+        ]
+        .map(f64::to_bits)
     }
 
     #[test]
-    fn pattern_scores_are_the_same_bits_as_the_reference() {
+    fn pattern_and_entry_scores_are_the_same_bits_as_the_reference() {
         let index = super::super::index::build(&[]);
         let ids = index.term_ids();
         let requests = [
@@ -871,6 +955,14 @@ mod tests {
             let q = super::prepare(&super::super::query(r), &index, &ids);
             for e in index.entries.iter() {
                 let weak = &index.tool_of(e).weak;
+                if e.patterns
+                    .iter()
+                    .all(|p| matches!(p, super::Pattern::Terms(_)))
+                {
+                    let (a, b, c, d) = super::score_entry(e, weak, &q, r);
+                    let got = [a, b, c, d].map(f64::to_bits);
+                    assert_eq!(got, reference_entry(e, weak, &q), "{r}: entry {}", e.intent);
+                }
                 let pats = e.patterns.iter().filter_map(|p| match p {
                     super::Pattern::Terms(t) => Some((t.as_slice(), true)),
                     super::Pattern::Regex(_) => None,
@@ -881,8 +973,10 @@ mod tests {
                         continue;
                     }
                     touched += 1;
-                    let got = (m.score.to_bits(), m.cov_q.to_bits());
-                    assert_eq!(got, reference(terms, &q, ordered), "{r}: {terms:?}");
+                    let (score, cov_q, credit) = reference(terms, &q, ordered);
+                    assert_eq!(m.score.to_bits(), score.to_bits(), "{r}: {terms:?}");
+                    assert_eq!(m.cov_q.to_bits(), cov_q.to_bits(), "{r}: {terms:?}");
+                    assert_eq!(m.credit, credit, "{r}: {terms:?}");
                 }
             }
         }
