@@ -210,13 +210,6 @@ fn evaluate(
     };
     let chosen = res.chosen();
     let Some(want) = &r.tool else {
-        if std::env::var_os("CMPX_RESOLVE_FEATURES").is_some() && r.split == "train" {
-            eprintln!(
-                "result\tfalse\t{}\tfalse\t{}",
-                serde_json::to_string(&r.text).unwrap(),
-                fold_of(&r.text)
-            );
-        }
         if let Some(c) = chosen {
             t.confident = 1;
             t.confident_wrong = 1;
@@ -242,17 +235,6 @@ fn evaluate(
     if let Some(c) = chosen {
         t.confident = 1;
         t.confident_wrong = (&c.tool != want || !same_intent(c)) as usize;
-    }
-    if std::env::var_os("CMPX_RESOLVE_FEATURES").is_some() && r.split == "train" {
-        let right = first.is_some_and(|c| &c.tool == want && same_intent(c));
-        eprintln!(
-            "result\t{right}\t{}\t{}\t{}\t{}\t{}",
-            serde_json::to_string(&r.text).unwrap(),
-            t.top1 == 1,
-            first.map(|c| c.tool.clone()).unwrap_or_default(),
-            first.map(|c| c.intent.pattern.clone()).unwrap_or_default(),
-            fold_of(&r.text)
-        );
     }
     if t.top1 == 0 || t.confident_wrong == 1 || (t.intents == 1 && t.intent_top1 == 0) {
         let got: Vec<String> = res
@@ -458,4 +440,70 @@ fn the_split_rule_is_stable() {
     let test = texts.iter().filter(|r| r.split == "test").count();
     let share = test as f64 / texts.len() as f64;
     assert!((0.2..0.3).contains(&share), "test share {share:.3}");
+}
+
+/// resolver/weights.toml is what bench/fit-weights.py writes from the features the resolver
+/// computes now for the train split (each request resolved by the fold's index that did not
+/// learn from it). `UPDATE_WEIGHTS=1` rewrites the file; rebuild and run again to check it.
+#[test]
+fn the_weights_file_is_what_the_fit_gives() {
+    let (dir, _index, root) = installed();
+    let folds = fold_indexes(&root);
+    let opts = Options {
+        top: 3,
+        domain: None,
+    };
+    let mut table = format!(
+        "fold\tright\tnegative\tveto\t{}\n",
+        resolve::Features::NAMES.join("\t")
+    );
+    for r in data().iter().filter(|r| r.split == "train") {
+        let fold = fold_of(&r.text);
+        let res = resolve::resolve(&folds[fold], &r.text, &opts);
+        let right = r.tool.as_ref().is_some_and(|want| {
+            res.candidates.first().is_some_and(|c| {
+                &c.tool == want
+                    && r.intent
+                        .as_ref()
+                        .is_none_or(|i| c.intent.pattern.eq_ignore_ascii_case(i))
+            })
+        });
+        let f = &res.features;
+        let x: Vec<String> = f.vector().iter().map(|v| format!("{v:.6}")).collect();
+        table.push_str(&format!(
+            "{fold}\t{}\t{}\t{}\t{}\n",
+            right as u8,
+            r.tool.is_none() as u8,
+            f.veto as u8,
+            x.join("\t")
+        ));
+    }
+    let features = match std::env::var_os("CMPX_FEATURES_OUT") {
+        Some(path) => std::path::PathBuf::from(path),
+        None => dir.path().join("features.tsv"),
+    };
+    std::fs::write(&features, table).unwrap();
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = std::process::Command::new("python3")
+        .arg(repo.join("bench/fit-weights.py"))
+        .arg("--features")
+        .arg(&features)
+        .output()
+        .expect("python3 runs bench/fit-weights.py");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let fitted = String::from_utf8(out.stdout).unwrap();
+    let path = repo.join("resolver/weights.toml");
+    if std::env::var_os("UPDATE_WEIGHTS").is_some() {
+        std::fs::write(&path, &fitted).unwrap();
+    }
+    let committed = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        committed == fitted,
+        "resolver/weights.toml is not what bench/fit-weights.py fits now; rerun this test with \
+         UPDATE_WEIGHTS=1 (then rebuild and rerun)\n--- fitted:\n{fitted}"
+    );
 }

@@ -13,10 +13,6 @@ use super::index::{Index, Pattern, TermId};
 use super::score::{Query, Scored, idf};
 use rustc_hash::FxHashMap;
 
-/// Weight of the tool's fit against the word score: chosen on the cross-validated train split
-/// (top-1 93.8% at 0.1, 94.0% at 0.15, 94.2% at 0.2, 94.0% at 0.25 and 0.3, 93.5% at 0.5).
-pub(super) const WEIGHT: f64 = 0.2;
-
 /// Candidates ranked beyond the `top` asked for: a shown candidate whose folder vanished is
 /// skipped, and `modes::prefer_named` moves one entry up and another down.
 pub(super) const SLACK: usize = 4;
@@ -25,8 +21,8 @@ pub(super) const SLACK: usize = 4;
 /// the result; the fits, by tool, for the features dump.
 ///
 /// Only the first `keep` after re-ranking are wanted: `scored` comes sorted by word score, and
-/// as a fit adds at most `WEIGHT`, the candidates are taken in that order until the next could
-/// no longer reach the `keep`-th re-ranked score. The rest are dropped, except those of tools
+/// as a fit adds at most its weight (`rules.fit` in resolver/weights.toml), the candidates are
+/// taken in that order until the next could no longer reach the `keep`-th re-ranked score. The rest are dropped, except those of tools
 /// whose fit is known anyway (the first tool's modes are all still there for
 /// `modes::prefer_named`). With ten thousand tools sharing the request's words, computing a
 /// centroid for every candidate tool was most of a `resolve`.
@@ -41,6 +37,7 @@ pub(super) fn rerank(
         return FxHashMap::default();
     }
     let idf = Idf::of(index);
+    let weight = super::score::weights().fit;
     let mut fits: FxHashMap<u32, f64> = FxHashMap::default();
     // The `keep` best re-ranked scores so far, smallest first.
     let mut best: std::collections::BinaryHeap<std::cmp::Reverse<Ordered>> = Default::default();
@@ -49,7 +46,7 @@ pub(super) fn rerank(
         if best.len() >= keep.max(1) {
             let kth = best.peek().map_or(f64::NEG_INFINITY, |r| r.0.0);
             // A cosine is at most 1; the margin covers rounding.
-            let reach = (s.score + WEIGHT * (1.0 + 1e-9)) / (1.0 + WEIGHT) + 1e-9;
+            let reach = (s.score + weight * (1.0 + 1e-9)) / (1.0 + weight) + 1e-9;
             if reach < kth {
                 cut = at;
                 break;
@@ -59,7 +56,7 @@ pub(super) fn rerank(
         let fit = *fits
             .entry(tool)
             .or_insert_with(|| cosine(&request, &centroid(index, tool, &idf), &idf));
-        s.score = (s.score + WEIGHT * fit) / (1.0 + WEIGHT);
+        s.score = (s.score + weight * fit) / (1.0 + weight);
         best.push(std::cmp::Reverse(Ordered(s.score)));
         if best.len() > keep.max(1) {
             best.pop();
@@ -70,7 +67,7 @@ pub(super) fn rerank(
         let s = &mut scored[at];
         match fits.get(&index.entries[s.entry].tool) {
             Some(fit) => {
-                s.score = (s.score + WEIGHT * fit) / (1.0 + WEIGHT);
+                s.score = (s.score + weight * fit) / (1.0 + weight);
                 at += 1;
             }
             None => {

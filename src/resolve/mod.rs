@@ -15,6 +15,7 @@ pub mod stamp;
 pub mod text;
 pub mod timing;
 pub mod values;
+mod weights;
 
 use crate::cmp::ParamSpec;
 use index::Index;
@@ -22,17 +23,6 @@ use indexmap::IndexMap;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::path::PathBuf;
-
-/// Below this a candidate is not shown at all: an empty list beats a wild guess.
-pub const MIN_SCORE: f64 = 0.2;
-/// At or above this, leading every other decision by `CONFIDENT_MARGIN`, the best candidate
-/// may be run by `cmpx do`.
-pub const CONFIDENT: f64 = 0.58;
-pub const CONFIDENT_MARGIN: f64 = 0.06;
-/// …and the best candidate's tool must account for this share of the request's terms.
-pub const CONFIDENT_COVERAGE: f64 = 0.3;
-/// Two candidates closer than this are too close to call.
-pub const AMBIGUITY_GAP: f64 = 0.05;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct IntentRef {
@@ -61,6 +51,9 @@ pub struct Resolution {
     pub candidates: Vec<Candidate>,
     pub ambiguous: bool,
     pub confident: bool,
+    /// What the confidence combiner weighed (for fitting it: bench/fit-weights.py).
+    #[serde(skip)]
+    pub features: Features,
 }
 
 impl Resolution {
@@ -105,7 +98,11 @@ pub fn query(text: &str) -> score::Query {
         raw: text.to_string(),
         marks: text::marks(&scrubbed.text),
         written: values::distinctive(&scrubbed.text),
-        implied: scrubbed.values.iter().map(|v| values::spelling(v)).collect(),
+        implied: scrubbed
+            .values
+            .iter()
+            .map(|v| values::spelling(v))
+            .collect(),
     }
 }
 
@@ -151,106 +148,52 @@ pub fn resolve(index: &Index, request: &str, opts: &Options) -> Resolution {
     // judged on the word score alone, as below. Only those that may be shown are ranked.
     let mut ranked: Vec<score::Scored> = scored
         .iter()
-        .filter(|s| s.score >= MIN_SCORE)
+        .filter(|s| s.score >= weights::get().rules.min_score)
         .cloned()
         .collect();
     let choice = modes::prefer_named(index, &mut scored, &mq);
     let top = scored.first().map_or(0.0, |s| s.score);
     let second = rival(index, &scored, choice.is_some()).map_or(0.0, |s| s.score);
-    let features = Features {
-        top,
-        lead: top - second,
-        coverage: scored.first().map_or(0.0, |s| s.matched as f64)
-            / q.terms
-                .iter()
-                .chain(&q.concepts)
-                .collect::<std::collections::HashSet<_>>()
-                .len()
-                .max(1) as f64,
-        unknown: unknown as f64,
-        mode_gap: modes::Choice::gap(choice),
-    };
-    let ambiguous = top >= MIN_SCORE && second >= MIN_SCORE && top - second < AMBIGUITY_GAP;
+    let w = &weights::get().rules;
+    let ambiguous = top >= w.min_score && second >= w.min_score && top - second < w.ambiguity_gap;
     // One matching word among several nobody's tools mention ("hash brown recipe") is a
     // coincidence of vocabulary, not a request for the tool.
     let lone_word = scored
         .first()
         .is_some_and(|s| s.matched <= 1 && unknown >= 2);
-    // Only the candidates that can still be shown need their tool's fit; the features dump
-    // and `CMPX_RESOLVE_EXHAUSTIVE` (to check that this changes nothing) rank them all.
-    let exhaustive = std::env::var_os("CMPX_RESOLVE_FEATURES").is_some()
-        || std::env::var_os("CMPX_RESOLVE_EXHAUSTIVE").is_some();
+    // Only the candidates that can still be shown need their tool's fit;
+    // `CMPX_RESOLVE_EXHAUSTIVE` (to check that this changes nothing) ranks them all.
+    let exhaustive = std::env::var_os("CMPX_RESOLVE_EXHAUSTIVE").is_some();
     let keep = if exhaustive {
         usize::MAX
     } else {
         opts.top.max(1).saturating_add(fit::SLACK)
     };
-    let fits = fit::rerank(index, &q, &mut ranked, keep);
+    fit::rerank(index, &q, &mut ranked, keep);
     modes::prefer_named(index, &mut ranked, &mq);
     // When the fit puts another intent first, `cmpx do` would run what the word score did not
     // vouch for: offer it, do not act on it.
     let same_first = ranked.first().map(|s| s.entry) == scored.first().map(|s| s.entry);
-    let confident = is_confident(&features) && !lone_word && same_first;
-    if std::env::var_os("CMPX_RESOLVE_FEATURES").is_some() {
-        let top_tool = scored.first().map(|s| index.entries[s.entry].tool);
-        let mine = top_tool.and_then(|t| fits.get(&t)).copied().unwrap_or(0.0);
-        let other = fits
-            .iter()
-            .filter(|(t, _)| Some(**t) != top_tool)
-            .map(|(_, f)| *f)
-            .fold(0.0, f64::max);
-        eprintln!("fit\t{mine:.4}\t{other:.4}\t{same_first}");
-        let cands: Vec<String> = scored
-            .iter()
-            .take(15)
-            .map(|s| {
-                let e = &index.entries[s.entry];
-                format!("{}#{}={:.4}", index.tool_of(e).name, e.intent, s.score)
-            })
-            .collect();
-        eprintln!("cands\t{}", cands.join(" "));
-    }
-    if std::env::var_os("CMPX_RESOLVE_FEATURES").is_some() {
-        let f = &features;
-        let first = scored.first();
-        let distinct = q
-            .terms
-            .iter()
-            .chain(&q.concepts)
-            .collect::<std::collections::HashSet<_>>()
-            .len();
-        let (dm, lm) = (
-            support_margin(index, &scored, |s| s.declared),
-            support_margin(index, &scored, |s| s.learned),
-        );
-        eprintln!(
-            "features\t{:.4}\t{:.4}\t{:.4}\t{}\t{:.4}\t{lone_word}\t{}\t{:.4}\t{:.4}\t{}\t{}\t{}\t{:.4}\t{:.4}\t{:.4}\t{:.4}\t{}\t{}",
-            f.top,
-            f.lead,
-            f.coverage,
-            f.unknown,
-            f.mode_gap,
-            serde_json::to_string(request).unwrap_or_default(),
-            first.map_or(0.0, |s| s.own),
-            first.map_or(0.0, |s| s.declared),
-            first.map_or(0, |s| s.matched),
-            distinct,
-            scored
-                .iter()
-                .filter(|s| s.score >= top - 0.1)
-                .map(|s| index.entries[s.entry].tool)
-                .collect::<std::collections::HashSet<_>>()
-                .len(),
-            dm.0,
-            dm.1,
-            lm.0,
-            lm.1,
-            q.concepts.len(),
-            first.map_or(0, |s| {
-                index.entries_of(index.entries[s.entry].tool).len()
-            }),
-        );
-    }
+    let first = scored.first();
+    let distinct = q
+        .terms
+        .iter()
+        .chain(&q.concepts)
+        .collect::<std::collections::HashSet<_>>()
+        .len()
+        .max(1) as f64;
+    let features = Features {
+        top,
+        lead: top - second,
+        coverage: first.map_or(0.0, |s| s.matched as f64) / distinct,
+        unknown: unknown as f64,
+        mode_gap: modes::Choice::gap(choice),
+        own: first.map_or(0.0, |s| s.own),
+        declared_margin: support_margin(index, &scored, |s| s.declared),
+        learned_margin: support_margin(index, &scored, |s| s.learned),
+        veto: lone_word || !same_first,
+    };
+    let confident = weights::get().confidence.accepts(&features);
     let mut capabilities = HashMap::new();
     let candidates = ranked
         .into_iter()
@@ -263,10 +206,13 @@ pub fn resolve(index: &Index, request: &str, opts: &Options) -> Resolution {
         candidates,
         ambiguous,
         confident,
+        features,
     }
 }
 
-/// What the confidence rule looks at, besides the lone-word veto.
+/// What the confidence combiner weighs (resolver/weights.toml, fitted by
+/// bench/fit-weights.py on the cross-validated train split).
+#[derive(Debug, Clone, Default)]
 pub struct Features {
     /// The best candidate's score.
     pub top: f64,
@@ -279,33 +225,55 @@ pub struct Features {
     /// For a tool with modes, how clearly the request names the mode chosen (see
     /// `modes::Choice::gap`): negative when it uses words of some modes but names none.
     pub mode_gap: f64,
+    /// What the best candidate's own patterns earned, before its tool's name and summary.
+    pub own: f64,
+    /// How far the best candidate's tool leads the next on the contract's own words, and on
+    /// learned phrasings (negative when another tool leads on them).
+    pub declared_margin: f64,
+    pub learned_margin: f64,
+    /// A rule forbids acting: one matching word among several nobody's tools mention, or the
+    /// tool fit putting another intent first.
+    pub veto: bool,
 }
 
-/// Whether the evidence is enough for `cmpx do` to act: score, lead and coverage thresholds,
-/// and no doubt about the mode (a general intent run for a request that points at some of its
-/// modes without naming one would run the default mode). The thresholds were chosen on the
-/// cross-validated train split only: the most requests acted on while wrong on at most 0.8%
-/// of them (0.58: 65% acted on, 0.7% wrong; 0.52: 72% at 1.1%). Each step down from 0.68
-/// traded thirty or more right actions for one wrong one. A second, looser region for
-/// requests the tool explains well (score 0.45, lead 0.15, coverage 0.6) looked as good on
-/// the train split and acted wrongly on one in five of the requests it added on the test
-/// split, so it is not used (bench/NOTES.md, session 10).
-pub fn is_confident(f: &Features) -> bool {
-    f.top >= CONFIDENT
-        && f.lead >= CONFIDENT_MARGIN
-        && f.coverage >= CONFIDENT_COVERAGE
-        && f.mode_gap >= 0.0
+impl Features {
+    /// The combiner's inputs, by name, as resolver/weights.toml names its coefficients.
+    pub const NAMES: [&str; 8] = [
+        "top",
+        "lead",
+        "coverage",
+        "unknown",
+        "mode_gap",
+        "own",
+        "declared_margin",
+        "learned_margin",
+    ];
+
+    /// The inputs in `NAMES` order, each bounded so that no one request's extreme (ten unknown
+    /// words, a mode gap of 6) outweighs the rest.
+    pub fn vector(&self) -> [f64; 8] {
+        [
+            self.top,
+            self.lead,
+            self.coverage,
+            self.unknown.min(4.0),
+            self.mode_gap.clamp(-3.0, 3.0),
+            self.own,
+            self.declared_margin,
+            self.learned_margin,
+        ]
+    }
 }
 
-/// The first candidate's tool's best value of `f` and its margin over the best other tool's
-/// (negative when another tool leads on that evidence).
+/// The first candidate's tool's best value of `f`, less the best other tool's (negative when
+/// another tool leads on that evidence).
 fn support_margin(
     index: &Index,
     scored: &[score::Scored],
     f: impl Fn(&score::Scored) -> f64,
-) -> (f64, f64) {
+) -> f64 {
     let Some(first) = scored.first() else {
-        return (0.0, 0.0);
+        return 0.0;
     };
     let tool = index.entries[first.entry].tool;
     let (mut mine, mut other) = (0.0f64, 0.0f64);
@@ -316,7 +284,7 @@ fn support_margin(
             other = other.max(f(s));
         }
     }
-    (mine, mine - other)
+    mine - other
 }
 
 /// The best candidate that would be a different decision from the first: another tool, or

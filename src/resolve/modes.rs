@@ -6,35 +6,11 @@ use super::index::{Entry, Index, Pattern, TermId};
 use super::score::{Query, Scored};
 use std::collections::{HashMap, HashSet};
 
-/// A mode's own score must reach this, and beat the tool's next mode by `MODE_LEAD`, to stand
-/// in for the general intent.
-const MODE_MIN: f64 = 0.3;
-const MODE_LEAD: f64 = 0.04;
-/// How much more telling evidence (in within-tool IDF units, ln 2 for a word two of four modes
-/// use) the named mode needs than the tool's next mode.
-const TELLING_LEAD: f64 = 0.5;
-/// Telling weight of a mode whose pattern goes to what the request wants ("42 in binary" and
-/// "decimal to binary"); as much against one that goes from it.
-const DIRECTION: f64 = 1.0;
-/// Telling weight against a mode whose declared patterns name only the opposite of an action
-/// the request asks for ("unescape string" for "escape this for a JSON string literal"): more
-/// than two words the mode shares with the request can earn back.
-const OPPOSED: f64 = 3.0;
-/// Telling weight of a mode one of whose declared patterns the request states whole: more
-/// than a direction's agreement, as the request used the mode's own name for it (flat from
-/// 1.5 to 5 on the train split; 1.0 and below let incidental words win).
-const WHOLE: f64 = 1.5;
-/// Telling weight against a general intent that would generate again what the request pastes
-/// (`remakes_sample`): more than the two words of its own a request about the sample often
-/// shares with it ("which username and password are in 'Authorization: Basic …'", where the
-/// generator declares "username password header").
-const REMAKES: f64 = 2.0;
-/// Telling weight against a mode named by the form a pasted sample is already in (see
-/// `sample_forms`): as much as a request's target naming the mode's source.
-const SAMPLE_FORM: f64 = 1.0;
-/// Telling weight of a mode that fixes a value the request names ("md5 of …"), and against
-/// one that fixes another value of the same choice: as much as stating a pattern whole.
-const VALUE: f64 = 1.5;
+/// The numbers below (`rules.mode_min` and the telling weights) are `[rules]` in
+/// resolver/weights.toml, which says what each weighs and how it was chosen.
+fn w() -> &'static super::weights::Rules {
+    super::score::weights()
+}
 
 /// How the entry's fixed values meet the values the request names or implies (`values`).
 fn values_agree(index: &Index, e: &Entry, q: &Query) -> i32 {
@@ -112,10 +88,10 @@ fn telling(index: &Index, scored: &[Scored], q: &Query) -> Vec<Telling> {
         .map(|(&at, v)| {
             let entry = &index.entries[scored[at].entry];
             let way = direction(index, entry, &marks)
-                - OPPOSED * contradicts(index, entry, &opposed)
-                + WHOLE * names_whole(index, entry, &typed, &df, total) as u8 as f64
-                - SAMPLE_FORM * makes_form(index, entry, &forms, &typed) as u8 as f64
-                + VALUE * values_agree(index, entry, q) as f64;
+                - w().opposed * contradicts(index, entry, &opposed)
+                + w().whole * names_whole(index, entry, &typed, &df, total) as u8 as f64
+                - w().sample_form * makes_form(index, entry, &forms, &typed) as u8 as f64
+                + w().value * values_agree(index, entry, q) as f64;
             Telling {
                 at,
                 weight: v.iter().map(idf).sum::<f64>() + way,
@@ -296,7 +272,7 @@ impl<'a> Marks<'a> {
 }
 
 /// How a mode's declared "<from> to <to>" (or "to <to>", "from <from>") patterns agree with
-/// what the request wants and has: the best pattern's agreement, in `DIRECTION` units.
+/// what the request wants and has: the best pattern's agreement, in `rules.direction` units.
 fn direction(index: &Index, e: &Entry, marks: &Marks) -> f64 {
     if marks.targets.is_empty() && marks.sources.is_empty() {
         return 0.0;
@@ -321,16 +297,16 @@ fn direction(index: &Index, e: &Entry, marks: &Marks) -> f64 {
                 |side: &[TermId], set: &HashSet<&str>| side.iter().any(|x| set.contains(word(x)));
             let mut score = 0.0;
             if hits(to, &marks.targets) {
-                score += DIRECTION;
+                score += w().direction;
             }
             if hits(from, &marks.targets) {
-                score -= DIRECTION;
+                score -= w().direction;
             }
             if hits(from, &marks.sources) {
-                score += DIRECTION / 2.0;
+                score += w().direction / 2.0;
             }
             if hits(to, &marks.sources) {
-                score -= DIRECTION / 2.0;
+                score -= w().direction / 2.0;
             }
             Some(score)
         })
@@ -363,8 +339,8 @@ pub(super) fn prefer_named(index: &Index, scored: &mut [Scored], q: &Query) -> O
     let refused = values_agree(index, &index.entries[scored[best_at].entry], q) < 0;
     let named = if refused {
         false
-    } else if lead >= TELLING_LEAD {
-        scored[best_at].own >= MODE_MIN / 2.0
+    } else if lead >= w().telling_lead {
+        scored[best_at].own >= w().mode_min / 2.0
     } else {
         // No telling word decides: the modes' own scores may, among the tied.
         own_score_decides(&modes, scored)
@@ -395,21 +371,21 @@ fn overrule(index: &Index, scored: &mut [Scored], q: &Query) -> Option<Choice> {
         return None;
     }
     let lead = telling_lead(&modes);
-    if lead >= TELLING_LEAD {
-        return (scored[best.at].own >= MODE_MIN / 2.0).then(|| promote(scored, best.at, lead));
+    if lead >= w().telling_lead {
+        return (scored[best.at].own >= w().mode_min / 2.0).then(|| promote(scored, best.at, lead));
     }
     // Several modes tie, each named more than the first ("gunzip this base64" against "gzip
     // base64", a compressing mode): their own scores decide among them, as in `prefer_named`.
     let first = modes.iter().find(|m| m.at == 0).map_or(0.0, |m| m.weight);
-    if best.weight - first < TELLING_LEAD {
+    if best.weight - first < w().telling_lead {
         return None;
     }
     let (at, lead) = (best.at, best.weight - first);
     own_score_decides(&modes, scored).then(|| promote(scored, at, lead))
 }
 
-/// Whether the first of `ranked_telling`, tied on telling words (within `TELLING_LEAD`) with
-/// others, is chosen by its own score: at least `MODE_MIN`, ahead of theirs by `MODE_LEAD`.
+/// Whether the first of `ranked_telling`, tied on telling words (within `rules.telling_lead`) with
+/// others, is chosen by its own score: at least `rules.mode_min`, ahead of theirs by `rules.mode_lead`.
 fn own_score_decides(modes: &[Telling], scored: &[Scored]) -> bool {
     let Some(best) = modes.first() else {
         return false;
@@ -418,10 +394,10 @@ fn own_score_decides(modes: &[Telling], scored: &[Scored]) -> bool {
     let rival = modes
         .iter()
         .skip(1)
-        .filter(|m| best.weight - m.weight < TELLING_LEAD)
+        .filter(|m| best.weight - m.weight < w().telling_lead)
         .map(|m| scored[m.at].own)
         .fold(0.0, f64::max);
-    own >= MODE_MIN && own - rival >= MODE_LEAD
+    own >= w().mode_min && own - rival >= w().mode_lead
 }
 
 /// A tool with a single mode besides its general intent ("decode basic auth" beside the header
@@ -468,14 +444,15 @@ fn lone_mode(index: &Index, scored: &mut [Scored], q: &Query) -> Option<Choice> 
         let entry = &index.entries[e];
         own.difference(other).count() as f64 * std::f64::consts::LN_2
             + direction(index, entry, &marks)
-            - OPPOSED * contradicts(index, entry, &opposed)
+            - w().opposed * contradicts(index, entry, &opposed)
     };
-    let remakes = REMAKES * remakes_sample(index, &index.entries[general], q, &typed) as u8 as f64;
+    let remakes =
+        w().remakes * remakes_sample(index, &index.entries[general], q, &typed) as u8 as f64;
     let agree = values_agree(index, &index.entries[mode], q);
     let lead = weigh(mode, &of_mode, &of_general) - weigh(general, &of_general, &of_mode)
         + remakes
-        + VALUE * agree as f64;
-    if agree < 0 || lead < TELLING_LEAD || scored[at].own < MODE_MIN / 2.0 {
+        + w().value * agree as f64;
+    if agree < 0 || lead < w().telling_lead || scored[at].own < w().mode_min / 2.0 {
         return Some(Choice::General {
             telling: lead.max(0.0),
         });

@@ -7,40 +7,10 @@ use super::index::{Entry, Index, Pattern, TermId, TermIds};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, OnceLock};
 
-/// Tunable weights, kept together so the accuracy benchmark can report what it measured.
-pub(super) struct Weights {
-    /// Weight of a query word no installed tool mentions, relative to the rarest known term.
-    pub unknown: f64,
-    /// Credit for a typo match (Damerau-Levenshtein) relative to an exact one.
-    pub fuzzy: f64,
-    /// Score of a matching `re:` pattern.
-    pub regex: f64,
-    /// How much the name/summary/tags can contribute when patterns say little.
-    pub weak: f64,
-    /// Weight of the request's unexplained terms beyond which it counts only by its square
-    /// root: a long, chatty request is not that much less about its tool.
-    pub unmatched: f64,
-    /// Credit for matching a learned phrasing relative to a declared pattern: someone's words
-    /// for the tool, not the tool's own.
-    pub learned: f64,
-    /// Factor for an intent whose own words name only the opposite of an action the request
-    /// asks for ("encode" against "base64 decode").
-    pub opposite: f64,
-    /// Factor for an intent that only makes new values ("uuid generator") when the request
-    /// pastes a sample and asks for nothing new: the sample is to be read, not made.
-    pub maker: f64,
+/// The hand-chosen numbers of scoring (resolver/weights.toml `[rules]`).
+pub(super) fn weights() -> &'static super::weights::Rules {
+    &super::weights::get().rules
 }
-
-pub(super) const WEIGHTS: Weights = Weights {
-    unknown: 1.0,
-    fuzzy: 0.8,
-    regex: 0.9,
-    weak: 0.7,
-    unmatched: 12.0,
-    learned: 0.9,
-    opposite: 0.85,
-    maker: 0.85,
-};
 
 #[derive(Clone)]
 pub struct Query {
@@ -226,7 +196,7 @@ fn prepare(q: &Query, index: &Index, ids: &TermIds) -> Prepared {
                 matches.extend(
                     typo_matches(index, t, &raw_words)
                         .into_iter()
-                        .map(|v| (v, WEIGHTS.fuzzy)),
+                        .map(|v| (v, weights().fuzzy)),
                 );
                 terms.push(QueryTerm {
                     weight: idf[id as usize],
@@ -238,15 +208,15 @@ fn prepare(q: &Query, index: &Index, ids: &TermIds) -> Prepared {
             None => {
                 let fuzzy: Vec<(TermId, f64)> = typo_matches(index, t, &raw_words)
                     .into_iter()
-                    .map(|v| (v, WEIGHTS.fuzzy))
+                    .map(|v| (v, weights().fuzzy))
                     .collect();
                 if let [(only, _)] = fuzzy.as_slice() {
                     fixes.insert(t.as_str(), index.terms[*only as usize].as_str());
                 }
                 let weight = if fuzzy.is_empty() {
-                    WEIGHTS.unknown * max_idf
+                    weights().unknown * max_idf
                 } else {
-                    max_idf * 0.8
+                    max_idf * weights().fuzzy
                 };
                 terms.push(QueryTerm {
                     weight,
@@ -405,9 +375,9 @@ fn direction_factor(e: &Entry, q: &Prepared) -> f64 {
     if !any || agrees {
         1.0
     } else if reversed {
-        0.7
+        weights().reversed
     } else {
-        0.9
+        weights().undirected
     }
 }
 
@@ -419,17 +389,21 @@ fn says(e: &Entry, weak: &[TermId], id: TermId) -> bool {
             .any(|p| matches!(p, Pattern::Terms(t) if t.contains(&id)))
 }
 
-/// `WEIGHTS.opposite` when the entry's own words name the opposite of an action the request
+/// `weights().opposite` when the entry's own words name the opposite of an action the request
 /// asks for and never the action itself, else 1.
 fn opposite_factor(e: &Entry, weak: &[TermId], q: &Prepared) -> f64 {
     let contradicted = q
         .opposed
         .iter()
         .any(|&(asked, other)| says(e, weak, other) && !asked.is_some_and(|a| says(e, weak, a)));
-    if contradicted { WEIGHTS.opposite } else { 1.0 }
+    if contradicted {
+        weights().opposite
+    } else {
+        1.0
+    }
 }
 
-/// `WEIGHTS.maker` for an entry whose own words say one of `sides.0` and none of `sides.1`:
+/// `weights().maker` for an entry whose own words say one of `sides.0` and none of `sides.1`:
 /// a generator when the request pastes a sample and asks for nothing new (`reads_sample`), a
 /// read-only tool when the request asks for something new (`makes_new`: "generate an SSL
 /// certificate" is not the certificate decoder).
@@ -439,13 +413,13 @@ fn one_sided_factor(e: &Entry, weak: &[TermId], sides: &Option<(Vec<TermId>, Vec
     };
     let says = |id: &TermId| says(e, weak, *id);
     if these.iter().any(says) && !not_those.iter().any(says) {
-        WEIGHTS.maker
+        weights().maker
     } else {
         1.0
     }
 }
 
-/// A further `WEIGHTS.maker` for a generator whose first declared pattern starts with the
+/// A further `weights().maker` for a generator whose first declared pattern starts with the
 /// concept of a pasted sample, when the request asks for nothing new: it would make another
 /// one of what is already there ("is this a v4 or v7 uuid: 0190…" is not for the generator).
 fn remake_factor(e: &Entry, weak: &[TermId], q: &Prepared) -> f64 {
@@ -455,7 +429,7 @@ fn remake_factor(e: &Entry, weak: &[TermId], q: &Prepared) -> f64 {
     });
     let remade = first.is_some_and(|f| q.sampled.contains(f));
     if remade && one_sided_factor(e, weak, &q.reads_sample) < 1.0 {
-        WEIGHTS.maker
+        weights().maker
     } else {
         1.0
     }
@@ -594,8 +568,8 @@ fn score_into(
     };
     let cov_q = if q_total > 0.0 {
         let unmatched = q_total - q_matched;
-        let unmatched = if unmatched > WEIGHTS.unmatched {
-            (unmatched * WEIGHTS.unmatched).sqrt()
+        let unmatched = if unmatched > weights().unmatched {
+            (unmatched * weights().unmatched).sqrt()
         } else {
             unmatched
         };
@@ -606,7 +580,7 @@ fn score_into(
     let mut score = f_measure(cov_p, cov_q);
     if score > 0.0 && ordered && terms.len() >= 2 {
         let order = lcs(terms, &q.order) as f64 / terms.len() as f64;
-        score *= 0.85 + 0.15 * order;
+        score *= 1.0 - weights().order * (1.0 - order);
     }
     Some((score, cov_q))
 }
@@ -645,11 +619,11 @@ fn score_entry(e: &Entry, weak: &[TermId], q: &Prepared, raw: &str) -> (f64, f64
             },
             Pattern::Regex(re) => {
                 let hit = pattern_matches(re, raw);
-                (if hit { WEIGHTS.regex } else { 0.0 }, 0.0)
+                (if hit { weights().regex } else { 0.0 }, 0.0)
             }
         };
         if at >= declared {
-            score *= WEIGHTS.learned;
+            score *= weights().learned;
             learned_best = learned_best.max(score);
         } else {
             declared_best = declared_best.max(score);
@@ -674,13 +648,13 @@ fn score_entry(e: &Entry, weak: &[TermId], q: &Prepared, raw: &str) -> (f64, f64
     } else {
         0.0
     };
-    let breadth = 0.25 * (union_cov - best_cov).max(0.0);
+    let breadth = weights().breadth * (union_cov - best_cov).max(0.0);
     // Several patterns agreeing is a little more evidence than one.
-    let agreement = 0.02 * (strong.saturating_sub(1).min(3)) as f64;
-    let weak = WEIGHTS.weak * score_into(weak, q, false, credit).map_or(0.0, |m| m.0);
+    let agreement = weights().agreement * (strong.saturating_sub(1).min(3)) as f64;
+    let weak = weights().weak * score_into(weak, q, false, credit).map_or(0.0, |m| m.0);
     let best = best_score + breadth;
     (
-        (0.92 * best.max(weak) + agreement + 0.05 * best.min(weak)).min(1.0),
+        (weights().best * best.max(weak) + agreement + weights().other * best.min(weak)).min(1.0),
         best,
         declared_best.max(weak),
         learned_best,
@@ -858,8 +832,8 @@ mod tests {
         };
         let cov_q = if q_total > 0.0 {
             let unmatched = q_total - q_matched;
-            let unmatched = if unmatched > super::WEIGHTS.unmatched {
-                (unmatched * super::WEIGHTS.unmatched).sqrt()
+            let unmatched = if unmatched > super::weights().unmatched {
+                (unmatched * super::weights().unmatched).sqrt()
             } else {
                 unmatched
             };
@@ -882,7 +856,8 @@ mod tests {
                 }
                 prev = cur;
             }
-            score *= 0.85 + 0.15 * (prev[b.len()] as f64 / terms.len() as f64);
+            score *=
+                1.0 - super::weights().order * (1.0 - prev[b.len()] as f64 / terms.len() as f64);
         }
         (score, cov_q, credit)
     }
@@ -900,7 +875,7 @@ mod tests {
                 super::Pattern::Regex(_) => (0.0, 0.0, Vec::new()),
             };
             if at >= declared {
-                score *= super::WEIGHTS.learned;
+                score *= super::weights().learned;
                 learned_best = learned_best.max(score);
             } else {
                 declared_best = declared_best.max(score);
@@ -926,12 +901,15 @@ mod tests {
         } else {
             0.0
         };
-        let breadth = 0.25 * (union_cov - best_cov).max(0.0);
-        let agreement = 0.02 * (strong.saturating_sub(1).min(3)) as f64;
-        let weak = super::WEIGHTS.weak * reference(weak, q, false).0;
+        let breadth = super::weights().breadth * (union_cov - best_cov).max(0.0);
+        let agreement = super::weights().agreement * (strong.saturating_sub(1).min(3)) as f64;
+        let weak = super::weights().weak * reference(weak, q, false).0;
         let best = best + breadth;
         [
-            (0.92 * best.max(weak) + agreement + 0.05 * best.min(weak)).min(1.0),
+            (super::weights().best * best.max(weak)
+                + agreement
+                + super::weights().other * best.min(weak))
+            .min(1.0),
             best,
             declared_best.max(weak),
             learned_best,
