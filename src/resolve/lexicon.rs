@@ -40,6 +40,7 @@ pub(super) struct Actions {
     pub only_reads: Vec<String>,
     pub reads: Vec<String>,
     pub made: Vec<String>,
+    pub world: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -122,6 +123,7 @@ mod tests {
             ("actions.only_reads", &a.only_reads),
             ("actions.reads", &a.reads),
             ("actions.made", &a.made),
+            ("actions.world", &a.world),
             ("marks.targets", &f.marks.targets),
             ("marks.sources", &f.marks.sources),
             ("marks.determiners", &f.marks.determiners),

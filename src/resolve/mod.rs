@@ -116,7 +116,11 @@ pub fn resolve(index: &Index, request: &str, opts: &Options) -> Resolution {
             q.terms, q.concepts, q.marks
         );
     }
-    let (mut scored, unknown, typed) = score::score_all(index, &q);
+    // Entries that cannot change what is shown or judged are not scored; a domain filter
+    // removes entries after scoring, so it scores them all.
+    let prune = (opts.domain.is_none() && std::env::var_os("CMPX_RESOLVE_EXHAUSTIVE").is_none())
+        .then(|| opts.top.max(1).saturating_add(fit::SLACK));
+    let (mut scored, unknown, typed) = score::score_all(index, &q, prune);
     // Modes are told apart by the words as meant: "decdoe base58" asks to decode.
     let mq = score::Query {
         terms: typed,
@@ -191,6 +195,7 @@ pub fn resolve(index: &Index, request: &str, opts: &Options) -> Resolution {
         own: first.map_or(0.0, |s| s.own),
         declared_margin: support_margin(index, &scored, |s| s.declared),
         learned_margin: support_margin(index, &scored, |s| s.learned),
+        unserved: unserved(index, &q) as u8 as f64,
         veto: lone_word || !same_first,
     };
     let confident = weights::get().confidence.accepts(&features);
@@ -231,6 +236,9 @@ pub struct Features {
     /// learned phrasings (negative when another tool leads on them).
     pub declared_margin: f64,
     pub learned_margin: f64,
+    /// The request asks for something done in the world that no installed tool's words
+    /// mention (`actions.world` in resolver/lexicon.toml): 1, else 0.
+    pub unserved: f64,
     /// A rule forbids acting: one matching word among several nobody's tools mention, or the
     /// tool fit putting another intent first.
     pub veto: bool,
@@ -238,7 +246,7 @@ pub struct Features {
 
 impl Features {
     /// The combiner's inputs, by name, as resolver/weights.toml names its coefficients.
-    pub const NAMES: [&str; 8] = [
+    pub const NAMES: [&str; 9] = [
         "top",
         "lead",
         "coverage",
@@ -247,11 +255,12 @@ impl Features {
         "own",
         "declared_margin",
         "learned_margin",
+        "unserved",
     ];
 
     /// The inputs in `NAMES` order, each bounded so that no one request's extreme (ten unknown
     /// words, a mode gap of 6) outweighs the rest.
-    pub fn vector(&self) -> [f64; 8] {
+    pub fn vector(&self) -> [f64; 9] {
         [
             self.top,
             self.lead,
@@ -261,8 +270,19 @@ impl Features {
             self.own,
             self.declared_margin,
             self.learned_margin,
+            self.unserved,
         ]
     }
+}
+
+/// Whether the request uses a verb of doing something in the world (`actions.world`) that no
+/// installed tool's words include.
+fn unserved(index: &Index, q: &score::Query) -> bool {
+    let world = &lexicon::get().actions.world;
+    let ids = index.term_ids();
+    q.terms
+        .iter()
+        .any(|t| ids.get(t).is_none() && world.iter().any(|w| text::term(w) == *t))
 }
 
 /// The first candidate's tool's best value of `f`, less the best other tool's (negative when

@@ -66,7 +66,7 @@ enum Combiner {
     Logistic,
 }
 
-/// Act when every feature reaches its threshold.
+/// Act when every feature reaches its threshold, and `unserved` is at most its value.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Thresholds {
@@ -74,6 +74,7 @@ struct Thresholds {
     lead: f64,
     coverage: f64,
     mode_gap: f64,
+    unserved: f64,
 }
 
 /// A logistic regression over `Features::vector`, and the probability at which to act.
@@ -111,6 +112,7 @@ impl Confidence {
                     && f.lead >= t.lead
                     && f.coverage >= t.coverage
                     && f.mode_gap >= t.mode_gap
+                    && f.unserved <= t.unserved
             }
             Combiner::Logistic => self.probability_ok(f),
         }
