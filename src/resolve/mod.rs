@@ -116,11 +116,7 @@ pub fn resolve(index: &Index, request: &str, opts: &Options) -> Resolution {
             q.terms, q.concepts, q.marks
         );
     }
-    // Entries that cannot change what is shown or judged are not scored; a domain filter
-    // removes entries after scoring, so it scores them all.
-    let prune = (opts.domain.is_none() && std::env::var_os("CMPX_RESOLVE_EXHAUSTIVE").is_none())
-        .then(|| opts.top.max(1).saturating_add(fit::SLACK));
-    let (mut scored, unknown, typed) = score::score_all(index, &q, prune);
+    let (mut scored, unknown, typed) = score::score_all(index, &q);
     // Modes are told apart by the words as meant: "decdoe base58" asks to decode.
     let mq = score::Query {
         terms: typed,

@@ -724,217 +724,10 @@ fn mentions(e: &Entry, weak: &[TermId], id: TermId) -> bool {
             .any(|p| matches!(p, Pattern::Terms(t) if t.contains(&id)))
 }
 
-/// Scores one entry fully; `None` when it earns nothing.
-fn score_one(index: &Index, q: &Prepared, raw: &str, i: usize) -> Option<Scored> {
-    let e = &index.entries[i];
-    let weak = &index.tool_of(e).weak;
-    let direction = direction_factor(e, q)
-        * opposite_factor(e, weak, q)
-        * one_sided_factor(e, weak, &q.reads_sample)
-        * remake_factor(e, weak, q)
-        * one_sided_factor(e, weak, &q.makes_new);
-    let (score, own, declared, learned) = score_entry(e, weak, q, raw);
-    let (score, own, declared) = (score * direction, own * direction, declared * direction);
-    let learned = learned * direction;
-    if score <= 0.0 {
-        return None;
-    }
-    let matched = q
-        .terms
-        .iter()
-        .filter(|t| t.matches.iter().any(|&(v, _)| mentions(e, weak, v)))
-        .count();
-    Some(Scored {
-        entry: i,
-        score,
-        own,
-        declared,
-        learned,
-        matched,
-    })
-}
-
-/// The request's coverage as `score_into` computes it, for `matched` of `total` weight: it
-/// grows with `matched`, so the weight an entry's terms could cover at most bounds it.
-fn coverage_of_request(matched: f64, total: f64) -> f64 {
-    if total > 0.0 {
-        let unmatched = total - matched;
-        let unmatched = if unmatched > weights().unmatched {
-            (unmatched * weights().unmatched).sqrt()
-        } else {
-            unmatched
-        };
-        matched / (matched + unmatched)
-    } else {
-        0.0
-    }
-}
-
-/// What an entry can earn at most, from the request weight its terms could cover.
-struct Bound {
-    score: f64,
-    /// Of `own` and `declared` (at most the better of the best pattern and the weak terms).
-    declared: f64,
-    learned: f64,
-}
-
-/// An upper bound of `score_one`'s values: every pattern covers at most all of itself
-/// (`cov_p` ≤ 1) and at most the request weight the entry's patterns cover between them; the
-/// weak terms likewise; order, direction and the one-sided factors only lower a score.
-fn bound(
-    index: &Index,
-    q: &Prepared,
-    hits: &[(TermId, usize, f64)],
-    credit: &mut [f64],
-    i: usize,
-) -> Bound {
-    let e = &index.entries[i];
-    let unbounded = Bound {
-        score: f64::INFINITY,
-        declared: f64::INFINITY,
-        learned: f64::INFINITY,
-    };
-    if e.patterns.iter().any(|p| matches!(p, Pattern::Regex(_))) {
-        return unbounded;
-    }
-    let n = q.terms.len();
-    let credit = &mut credit[..n];
-    let total: f64 = q.terms.iter().map(|t| t.weight).sum();
-    let w = weights();
-    // The request's coverage by `terms` (as `score_into` has it) and, since a term's credit is
-    // at most 1, at most the share of their rarity that matches the request at all.
-    let mut covered = |terms: &[TermId], union: &mut [f64]| {
-        credit.fill(0.0);
-        let (mut matched, mut all) = (0.0, 0.0);
-        for (k, &t) in terms.iter().enumerate() {
-            if terms[..k].contains(&t) {
-                continue;
-            }
-            let idf = q.idf.get(t as usize).copied().unwrap_or(0.0);
-            all += idf;
-            let from = hits.partition_point(|h| h.0 < t);
-            let mut any = false;
-            for &(_, at, c) in hits[from..].iter().take_while(|h| h.0 == t) {
-                credit[at] = f64::max(credit[at], c);
-                union[at] = f64::max(union[at], c);
-                any = true;
-            }
-            if any {
-                matched += idf;
-            }
-        }
-        let weight: f64 = q
-            .terms
-            .iter()
-            .zip(credit.iter())
-            .map(|(t, c)| t.weight * c)
-            .sum();
-        let cov_p = if all > 0.0 { matched / all } else { 0.0 };
-        (coverage_of_request(weight, total), cov_p)
-    };
-    let mut union = vec![0.0; n];
-    let mut patterns = Vec::with_capacity(e.patterns.len());
-    let declared = e.patterns.len().saturating_sub(e.learned as usize);
-    for (at, p) in e.patterns.iter().enumerate() {
-        let Pattern::Terms(ts) = p else { continue };
-        let (cov_q, cov_p) = covered(ts, &mut union);
-        let scale = if at >= declared {
-            w.learned.max(1.0)
-        } else {
-            1.0
-        };
-        patterns.push((f_measure(cov_p, cov_q) * scale, cov_q));
-    }
-    let union_cov = if total > 0.0 {
-        q.terms
-            .iter()
-            .zip(union.iter())
-            .map(|(t, c)| t.weight * c)
-            .sum::<f64>()
-            / total
-    } else {
-        0.0
-    };
-    // Whichever pattern is best, plus what the others add beyond its coverage (with none
-    // scoring, none is best and all the others' coverage adds).
-    let breadth = |cov: f64| w.breadth.max(0.0) * (union_cov - cov).max(0.0);
-    let best = patterns
-        .iter()
-        .map(|&(s, cov)| s + breadth(cov - 1e-9))
-        .fold(breadth(0.0), f64::max);
-    let weak = {
-        let mut none = vec![0.0; n];
-        let (cov_q, cov_p) = covered(&index.tool_of(e).weak, &mut none);
-        w.weak.max(0.0) * f_measure(cov_p, cov_q)
-    };
-    let factors =
-        w.reversed.max(w.undirected).max(1.0) * w.opposite.max(1.0) * w.maker.max(1.0).powi(3);
-    let score = (w.best.max(0.0) * best.max(weak)
-        + 3.0 * w.agreement.max(0.0)
-        + w.other.max(0.0) * best.min(weak))
-    .min(1.0)
-        * factors;
-    // Rounding in the exact computation may land a hair above a bound computed otherwise.
-    let widen = |x: f64| x * (1.0 + 1e-9) + 1e-9;
-    Bound {
-        score: widen(score),
-        declared: widen(best.max(weak) * factors),
-        learned: if e.learned == 0 {
-            0.0
-        } else {
-            widen(best * factors)
-        },
-    }
-}
-
-/// The largest value per tool of the two leading tools seen.
-#[derive(Default)]
-struct TwoTools {
-    first: Option<(u32, f64)>,
-    second: Option<(u32, f64)>,
-}
-
-impl TwoTools {
-    fn add(&mut self, tool: u32, v: f64) {
-        match self.first {
-            Some((t, b)) if t == tool => self.first = Some((t, b.max(v))),
-            Some((_, b)) if v > b => {
-                self.second = self.first;
-                self.first = Some((tool, v));
-            }
-            None => self.first = Some((tool, v)),
-            Some(_) => match self.second {
-                Some((t, b)) if t == tool || v <= b => {
-                    if t == tool {
-                        self.second = Some((t, b.max(v)));
-                    }
-                }
-                _ => self.second = Some((tool, v)),
-            },
-        }
-    }
-
-    /// What some tool other than any one tool reaches at least.
-    fn other(&self) -> f64 {
-        self.second.map_or(f64::NEG_INFINITY, |s| s.1)
-    }
-}
-
 /// The scores of every entry sharing a term with the query (or holding a `re:` pattern), how
 /// many request terms no installed tool mentions, and the request's terms with their typos
 /// corrected (see `Prepared::typed`).
-///
-/// With `keep` (the candidates `resolve` re-ranks, see `fit::rerank`), entries that provably
-/// change nothing `resolve` reads are left out: those that can reach neither the re-ranked
-/// first `keep` nor the best score of a second tool (the rival), nor a second tool's best
-/// `declared` or `learned` (the support margins), unless their tool has an entry scored (the
-/// first tool's modes, and the tools whose fit `rerank` knows). `CMPX_SCORE_EXHAUSTIVE`
-/// scores every entry, to check that this changes nothing.
-pub(super) fn score_all(
-    index: &Index,
-    query: &Query,
-    keep: Option<usize>,
-) -> (Vec<Scored>, usize, Vec<String>) {
+pub(super) fn score_all(index: &Index, query: &Query) -> (Vec<Scored>, usize, Vec<String>) {
     let ids = index.term_ids();
     let q = prepare(query, index, &ids);
     let unknown = q.terms.iter().filter(|t| t.matches.is_empty()).count();
@@ -965,84 +758,35 @@ pub(super) fn score_all(
         .collect();
     visit.sort_unstable();
     visit.dedup();
-    let keep = keep.filter(|_| std::env::var_os("CMPX_SCORE_EXHAUSTIVE").is_none());
-    let Some(keep) = keep else {
-        let scored = visit
-            .iter()
-            .filter_map(|&i| score_one(index, &q, &query.raw, i as usize))
-            .collect();
-        return (scored, unknown, q.typed);
-    };
-    let mut hits: Vec<(TermId, usize, f64)> = q
-        .terms
-        .iter()
-        .enumerate()
-        .flat_map(|(at, t)| t.matches.iter().map(move |&(v, c)| (v, at, c)))
-        .collect();
-    hits.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
-    let mut credit = vec![0.0; q.terms.len()];
-    let mut order: Vec<(Bound, u32)> = visit
-        .iter()
-        .map(|&i| (bound(index, &q, &hits, &mut credit, i as usize), i))
-        .collect();
-    order.sort_by(|a, b| b.0.score.total_cmp(&a.0.score).then(a.1.cmp(&b.1)));
-    let w = weights();
-    let min_score = super::weights::get().rules.min_score;
-    let keep = keep.max(1);
-    // The `keep` best scores that `resolve` ranks, smallest first.
-    let mut best: Vec<f64> = Vec::with_capacity(keep + 1);
-    let (mut scores, mut declared, mut learned) = (
-        TwoTools::default(),
-        TwoTools::default(),
-        TwoTools::default(),
-    );
     let mut scored = Vec::new();
-    let mut done = vec![false; order.len()];
-    for (at, (b, i)) in order.iter().enumerate() {
-        // `rerank` stops before an entry that cannot reach its `keep`-th score; a fit only
-        // raises a score, so the `keep`-th word score over 1 + fit is below that.
-        let cut = best.len() >= keep && {
-            let reach = (b.score + w.fit * (1.0 + 1e-9)) / (1.0 + w.fit) + 1e-9;
-            b.score < best[0] && reach < best[0] / (1.0 + w.fit)
-        };
-        let ranked = b.score < min_score || cut;
-        let learned_ok = b.learned <= 0.0 || b.learned < learned.other();
-        if ranked && b.score < scores.other() && b.declared < declared.other() && learned_ok {
-            break;
-        }
-        done[at] = true;
-        let Some(s) = score_one(index, &q, &query.raw, *i as usize) else {
-            continue;
-        };
-        let tool = index.entries[s.entry].tool;
-        scores.add(tool, s.score);
-        declared.add(tool, s.declared);
-        learned.add(tool, s.learned);
-        if s.score >= min_score {
-            let at = best.partition_point(|x| x.total_cmp(&s.score).is_lt());
-            best.insert(at, s.score);
-            if best.len() > keep {
-                best.remove(0);
-            }
-        }
-        scored.push(s);
-    }
-    // The first tool's modes all matter, and so does every entry of a tool whose fit
-    // `rerank` computes.
-    let tools: HashSet<u32> = scored.iter().map(|s| index.entries[s.entry].tool).collect();
-    for (at, (_, i)) in order.iter().enumerate() {
-        if !done[at] && tools.contains(&index.entries[*i as usize].tool) {
-            scored.extend(score_one(index, &q, &query.raw, *i as usize));
+    for i in visit {
+        let i = i as usize;
+        let e = &index.entries[i];
+        let weak = &index.tool_of(e).weak;
+        let direction = direction_factor(e, &q)
+            * opposite_factor(e, weak, &q)
+            * one_sided_factor(e, weak, &q.reads_sample)
+            * remake_factor(e, weak, &q)
+            * one_sided_factor(e, weak, &q.makes_new);
+        let (score, own, declared, learned) = score_entry(e, weak, &q, &query.raw);
+        let (score, own, declared) = (score * direction, own * direction, declared * direction);
+        let learned = learned * direction;
+        if score > 0.0 {
+            let matched = q
+                .terms
+                .iter()
+                .filter(|t| t.matches.iter().any(|&(v, _)| mentions(e, weak, v)))
+                .count();
+            scored.push(Scored {
+                entry: i,
+                score,
+                own,
+                declared,
+                learned,
+                matched,
+            });
         }
     }
-    if std::env::var_os("CMPX_RESOLVE_DEBUG").is_some() {
-        let full = done.iter().filter(|d| **d).count();
-        eprintln!(
-            "score: {full} of {} candidate entries scored in bound order",
-            order.len()
-        );
-    }
-    scored.sort_by_key(|s| s.entry);
     (scored, unknown, q.typed)
 }
 
