@@ -666,4 +666,87 @@ mod tests {
             "safelink"
         );
     }
+
+    /// Kinds of sample no catalogue tool takes as input, each with the reason (none today:
+    /// a detector for data nothing reads only steers requests away from the right tool).
+    const UNREAD: &[(&str, &str)] = &[];
+
+    #[test]
+    fn every_sample_kind_is_read_by_a_tool_that_says_its_concepts() {
+        use std::collections::{BTreeMap, BTreeSet, HashSet};
+        #[derive(serde::Deserialize)]
+        struct File {
+            detector: Vec<Kind>,
+        }
+        #[derive(serde::Deserialize)]
+        struct Kind {
+            kind: String,
+            concepts: Vec<String>,
+        }
+        let file: File = toml::from_str(include_str!("../../resolver/detectors.toml")).unwrap();
+        let concepts: BTreeMap<&str, &[String]> = file
+            .detector
+            .iter()
+            .map(|d| (d.kind.as_str(), d.concepts.as_slice()))
+            .collect();
+        let mut read = BTreeSet::new();
+        let mut failures = Vec::new();
+        for src in crate::catalogue::contract_sources() {
+            let contract: crate::contract::Contract = serde_json::from_str(src.text).unwrap();
+            if contract.resolve.reads.is_empty() {
+                continue;
+            }
+            let def = crate::catalogue::get(src.id()).unwrap();
+            let p = super::super::folders::prepare(
+                &crate::cmp::mapping::manifest(&def),
+                &crate::cmp::mapping::capability(&def),
+            );
+            let mut own: HashSet<String> = p.weak.into_iter().collect();
+            for intent in p.intents {
+                for t in intent {
+                    if let super::super::folders::Tokens::Terms(t) = t {
+                        own.extend(t);
+                    }
+                }
+            }
+            for kind in &contract.resolve.reads {
+                let Some(words) = concepts.get(kind.as_str()) else {
+                    failures.push(format!(
+                        "{}: reads {kind}, which no detector finds",
+                        src.id()
+                    ));
+                    continue;
+                };
+                read.insert(kind.as_str().to_string());
+                // The detector reaches the tool only through the words it stands for.
+                if !words
+                    .iter()
+                    .any(|c| own.contains(&crate::resolve::text::term(c)))
+                {
+                    failures.push(format!(
+                        "{}: reads {kind}, but its own words use none of {words:?}",
+                        src.id()
+                    ));
+                }
+            }
+        }
+        for kind in concepts.keys() {
+            let allowed = UNREAD.iter().any(|(k, _)| k == kind);
+            if read.contains(*kind) == allowed {
+                failures.push(if allowed {
+                    format!("{kind}: listed as unread, but a tool reads it")
+                } else {
+                    format!("{kind}: no tool reads it")
+                });
+            }
+        }
+        for (kind, _) in UNREAD {
+            if !concepts.contains_key(kind) {
+                failures.push(format!(
+                    "{kind}: listed as unread, but no detector finds it"
+                ));
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
 }

@@ -43,17 +43,22 @@ pub struct Contract {
 /// rules: multi-word expressions its requests use, each read as what the tool calls it
 /// ("dots and dashes" is "morse"). The resolver applies them to every request, as it does
 /// the general expressions in resolver/lexicon.toml; a test holds each right-hand side to
-/// words the tool's own patterns, name or summary use.
+/// words the tool's own patterns, name or summary use. `reads` names the kinds of pasted
+/// sample (a `kind` in resolver/detectors.toml) the tool takes as input, so a detector's link
+/// to a tool is declared rather than left to the words they happen to share; a test holds
+/// each kind to a detector and each declaration to a concept the tool's own words use.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Resolve {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub phrases: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reads: Vec<String>,
 }
 
 impl Resolve {
     fn is_empty(&self) -> bool {
-        self.phrases.is_empty()
+        self.phrases.is_empty() && self.reads.is_empty()
     }
 }
 
