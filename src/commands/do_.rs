@@ -128,12 +128,13 @@ fn fill_from_request(
         .filter(|(name, spec)| spec.required && !args.contains_key(*name))
         .map(|(name, _)| name)
         .collect();
-    let data = crate::resolve::samples::scrub(request).data;
-    if let ([name], [value]) = (missing.as_slice(), data.as_slice()) {
+    let scrubbed = crate::resolve::samples::scrub(request);
+    if let ([name], [value]) = (missing.as_slice(), scrubbed.data.as_slice()) {
         args.insert((*name).clone(), serde_json::Value::String(value.clone()));
     }
+    let written = crate::resolve::values::written(&scrubbed.text);
     // The option the request names ("sha384 of …"), as `cmpx resolve` writes it in.
-    for (name, option) in crate::resolve::values::fill(&intent.params, request) {
+    for (name, option) in crate::resolve::values::fill(&intent.params, &written) {
         args.entry(name)
             .or_insert(serde_json::Value::String(option));
     }

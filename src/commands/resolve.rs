@@ -203,14 +203,16 @@ const DATA_CHARS: usize = 120;
 struct Filling {
     files: Vec<String>,
     data: Vec<String>,
-    request: String,
+    /// The values the request writes out (`resolve::values::written`).
+    written: Vec<String>,
 }
 
 impl Filling {
     fn of(request: &str) -> Filling {
         let files = resolve::samples::named_files(request);
         // A quoted file name is a file, not text to work on.
-        let data = resolve::samples::scrub(request)
+        let scrubbed = resolve::samples::scrub(request);
+        let data = scrubbed
             .data
             .into_iter()
             .filter(|d| !files.iter().any(|f| d.trim_start_matches('@') == f))
@@ -218,7 +220,7 @@ impl Filling {
         Filling {
             files,
             data,
-            request: request.to_string(),
+            written: resolve::values::written(&scrubbed.text),
         }
     }
 
@@ -274,7 +276,7 @@ impl Filling {
             values.insert((*name).clone(), Value::String(value));
         }
         // "sha384 of file.bin": the option the request names, where the intent leaves it open.
-        for (name, option) in resolve::values::fill(specs, &self.request) {
+        for (name, option) in resolve::values::fill(specs, &self.written) {
             values.entry(name).or_insert(Value::String(option));
         }
         values

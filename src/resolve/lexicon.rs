@@ -86,11 +86,18 @@ pub(super) fn get() -> &'static Lexicon {
     })
 }
 
-/// Every catalogue tool's own expressions (its contract's `resolve.phrases`).
+/// Every catalogue tool's own expressions (its contract's `resolve.phrases`). Only the contracts
+/// that have some are parsed, and only their `resolve` field is kept: this runs at the start of
+/// every resolution, and the rest of a contract is its output schema and examples.
 fn tool_phrases() -> Vec<(String, String)> {
+    #[derive(Deserialize)]
+    struct OnlyResolve {
+        #[serde(default)]
+        resolve: crate::contract::Resolve,
+    }
     crate::catalogue::contract_sources()
-        .filter(|s| s.text.contains("\"resolve\""))
-        .filter_map(|s| serde_json::from_str::<crate::contract::Contract>(s.text).ok())
+        .filter(|s| s.text.contains("\"phrases\""))
+        .filter_map(|s| serde_json::from_str::<OnlyResolve>(s.text).ok())
         .flat_map(|c| c.resolve.phrases)
         .collect()
 }

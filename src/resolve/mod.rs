@@ -274,11 +274,20 @@ impl Features {
 /// Whether the request uses a verb of doing something in the world (`actions.world`) that no
 /// installed tool's words include.
 fn unserved(index: &Index, q: &score::Query) -> bool {
-    let world = &lexicon::get().actions.world;
+    // As terms once: stemming every verb for every request term was repeated work.
+    static WORLD: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let world = WORLD.get_or_init(|| {
+        lexicon::get()
+            .actions
+            .world
+            .iter()
+            .map(|w| text::term(w))
+            .collect()
+    });
     let ids = index.term_ids();
     q.terms
         .iter()
-        .any(|t| ids.get(t).is_none() && world.iter().any(|w| text::term(w) == *t))
+        .any(|t| world.contains(t) && ids.get(t).is_none())
 }
 
 /// The first candidate's tool's best value of `f`, less the best other tool's (negative when

@@ -142,9 +142,9 @@ pub fn agreement(fixed: &[(u32, u32)], named: &[Option<u32>]) -> i32 {
 /// as the intent spells it: a named value the intent would not otherwise use ("sha384 of
 /// file.bin" for a hash tool whose default is sha256). An option two parameters share ("hex"
 /// for input and output encodings) fills neither, and one equal to the default is left out.
-pub fn fill(params: &IndexMap<String, ParamSpec>, request: &str) -> Vec<(String, String)> {
-    let text = super::samples::scrub(request).text;
-    let written = written(&text);
+/// `written` is [`written`] of the request with its samples cut out (`samples::scrub`), taken
+/// once for all the candidates.
+pub fn fill(params: &IndexMap<String, ParamSpec>, written: &[String]) -> Vec<(String, String)> {
     let options = |spec: &ParamSpec| -> Vec<String> {
         let values = spec.enum_values.iter().flatten();
         values

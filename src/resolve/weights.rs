@@ -114,12 +114,8 @@ impl Confidence {
                     && f.mode_gap >= t.mode_gap
                     && f.unserved <= t.unserved
             }
-            Combiner::Logistic => self.probability_ok(f),
+            Combiner::Logistic => self.logistic.probability(f) >= self.logistic.threshold,
         }
-    }
-
-    fn probability_ok(&self, f: &Features) -> bool {
-        self.logistic.probability(f) >= self.logistic.threshold
     }
 }
 
